@@ -1,0 +1,37 @@
+// Tracks every transfer from its first injected byte to its last delivered byte, so the
+// model can prove each byte is delivered exactly once and posted writes of one transfer
+// (one TC, so one VC on every link) arrive in order (PCIe ordering rule A2a, pcie-facts §4).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+
+namespace arbsim {
+
+class TransferTracker {
+ public:
+  // Opens a transfer of `bytes`; `on_done` runs when the last byte is delivered.
+  uint64_t open(uint64_t bytes, std::function<void()> on_done);
+  void injected(uint64_t bytes) { injected_bytes_ += bytes; }
+  // `bytes` at `offset` reached their destination; `posted` marks MWr data.
+  void deliver(uint64_t id, uint64_t offset, uint64_t bytes, bool posted);
+
+  uint64_t injected_bytes() const { return injected_bytes_; }
+  uint64_t delivered_bytes() const { return delivered_bytes_; }
+  uint64_t duplicate_bytes() const { return duplicate_bytes_; }
+  uint64_t order_violations() const { return order_violations_; }
+  uint64_t open_transfers() const { return transfers_.size(); }
+  uint64_t completed_transfers() const { return completed_; }
+
+ private:
+  struct Transfer {
+    uint64_t bytes = 0, delivered = 0, next_posted_offset = 0;
+    std::function<void()> on_done;
+  };
+  std::unordered_map<uint64_t, Transfer> transfers_;
+  uint64_t next_id_ = 1;
+  uint64_t injected_bytes_ = 0, delivered_bytes_ = 0, duplicate_bytes_ = 0;
+  uint64_t order_violations_ = 0, completed_ = 0;
+};
+
+}  // namespace arbsim

@@ -1,0 +1,21 @@
+// One copy a DMA engine executes: it either pulls `bytes` from a remote endpoint's memory
+// (MRd requests answered by CplD) or pushes them to it (posted MWr).
+#pragma once
+#include <cstdint>
+#include <functional>
+
+namespace arbsim {
+
+enum class CopyKind { Read, Write };
+
+struct CopyCommand {
+  CopyKind kind = CopyKind::Write;
+  uint64_t bytes = 0;
+  uint8_t tc = 0;
+  int remote = -1;           // endpoint index of the memory read or written
+  uint32_t flow_id = 0;
+  std::function<void()> on_start;  // first TLP issued
+  std::function<void()> on_done;   // last byte delivered
+};
+
+}  // namespace arbsim

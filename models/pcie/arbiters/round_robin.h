@@ -1,0 +1,29 @@
+// Round-robin arbiter: the PCIe "hardware-fixed" VC/port arbitration scheme
+// (pcie-facts.md §4, VC Arbitration Capability bit0). Cycle semantics: docs/arbiters.md.
+#pragma once
+#include <cstdint>
+#include <string>
+#include "models/pcie/arbiters/arbiter.h"
+
+namespace arbsim {
+
+class RoundRobinArbiter : public Arbiter {
+ public:
+  explicit RoundRobinArbiter(int n_requesters);  // throws std::invalid_argument unless 1..32
+
+  // Grants the first requesting index after the last granted one (wrapping).
+  // Request bits >= n are ignored.
+  int grant(uint32_t requests) override;
+  void reset() override;
+  int requesters() const override { return n_; }
+  std::string describe() const override { return "rr"; }
+
+  int pointer() const { return last_; }  // last granted index (n-1 after reset)
+
+ private:
+  int n_;
+  uint32_t valid_;  // bit i set for i < n
+  int last_;
+};
+
+}  // namespace arbsim

@@ -1,0 +1,61 @@
+#include "models/pcie/switch.h"
+#include <algorithm>
+
+namespace arbsim {
+
+using sc_core::sc_time;
+
+Switch::Switch(sc_core::sc_module_name name, const SwitchParams& p, const std::vector<PortSpec>& ports)
+    : FabricNode(name, ports), params_(p) {
+  ingress_.resize(ports.size());
+  for (std::size_t port = 0; port < ports.size(); ++port)
+    for (int v = 0; v < ports[port].ingress.vcs; ++v)
+      ingress_[port].push_back(std::make_unique<TlpQueue>(this, static_cast<int>(port), v));
+}
+
+void Switch::set_routes(std::vector<Route> routes, int default_port) {
+  routes_ = std::move(routes);
+  default_port_ = default_port;
+}
+
+// Downstream windows first, then the upstream (default) port: the base/limit decode a
+// PCIe switch does (PCIe Base Spec §7.5.1.3), over the builder's contiguous numbering.
+int Switch::route(const TlpExtension& x) const {
+  const int dst = destination_endpoint(x);
+  for (const Route& r : routes_)
+    if (dst >= r.lo && dst < r.hi) return r.port;
+  if (default_port_ < 0)
+    SC_REPORT_ERROR("arbsim/switch", (std::string(name()) + ": no route to endpoint " +
+                                      std::to_string(dst)).c_str());
+  return default_port_;
+}
+
+void Switch::accept(Tlp* t, int port) {
+  TlpExtension& x = t->x();
+  const sc_time lat(params_.latency_ns * 1000.0, sc_core::SC_PS);
+  x.ready_at = (params_.store_and_forward ? x.tail_at : x.head_at) + lat;
+  TlpQueue& q = *ingress_[port][x.in_vc];
+  q.push(t);
+  if (q.size() == 1) present(q);
+}
+
+void Switch::present(TlpQueue& q) {
+  TlpExtension& x = q.front()->x();
+  x.head_since = std::max(sc_core::sc_time_stamp(), x.ready_at);
+  egress(route(x)).offer(q);
+}
+
+void Switch::on_pop(TlpQueue& q, Tlp* t) {
+  return_credits(q.slot(), t);
+  if (!q.empty()) present(q);
+}
+
+void Switch::trace(sc_core::sc_trace_file* tf) {
+  FabricNode::trace(tf);
+  for (std::size_t p = 0; p < ingress_.size(); ++p)
+    for (std::size_t v = 0; v < ingress_[p].size(); ++v)
+      sc_core::sc_trace(tf, ingress_[p][v]->occupancy,
+                        std::string(name()) + ".in" + std::to_string(p) + ".vc" + std::to_string(v) + ".queue");
+}
+
+}  // namespace arbsim

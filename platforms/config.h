@@ -1,0 +1,95 @@
+// The resolved configuration of one run: platform (nodes, links, fabric settings), apps
+// (traffic testbenches) and simulation settings. Loaded from YAML by load_config(), which
+// validates everything (docs/config.md) and throws ConfigError naming file, key and line.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+#include <yaml-cpp/yaml.h>
+#include "models/host/driver.h"
+#include "models/pcie/arbiters/arbiter.h"
+#include "models/pcie/credits.h"
+#include "models/pcie/link_timing.h"
+
+namespace arbsim {
+
+struct ArbitrationCfg {
+  ArbiterSpec vc;    // across VCs of an egress port
+  ArbiterSpec port;  // across ingress ports (requesters) inside one VC
+};
+
+struct LinkCfg {
+  std::string name, up, down, key;   // key: "platform.links[i]" for messages
+  bool raw = false;                  // raw: bandwidth per direction, no TLP overhead
+  PcieLinkParams pcie;
+  double up_GBps = 0, down_GBps = 0; // raw links
+  double latency_ns = 0;
+  int vcs = 1;
+  std::array<uint8_t, kNumTcs> tc_to_vc{};
+  CreditLimits credits;
+  double fc_latency_ns = 0;
+  std::optional<ArbitrationCfg> arb_up, arb_down;  // at the egress sending up / down
+};
+
+struct NodeCfg {
+  std::string name, type, key;       // type: root_complex | switch | gpu
+  double latency_ns = 0;             // switch / root-complex crossbar
+  bool store_and_forward = false;
+  double memory_GBps = 0, memory_read_latency_ns = 0;  // root complex host memory
+  int copy_engines = 2, tags = 256;  // gpu
+  double read_latency_ns = 0;        // gpu as completer (peer reads)
+  H2dMode h2d_mode = H2dMode::DeviceRead;
+  std::optional<ArbitrationCfg> arbitration;
+};
+
+struct PlatformCfg {
+  std::string name;
+  int mps = 256, mrrs = 512, completion_bytes = 256;
+  DllpModel dllp = DllpModel::PcieBench;
+  ArbitrationCfg arbitration;
+  std::vector<NodeCfg> nodes;
+  std::vector<LinkCfg> links;
+  const NodeCfg* node(const std::string& name) const;
+};
+
+struct AppCfg {
+  std::string name, type, key;       // type: copy_exec | stream | peer
+  std::string gpu, peer;
+  CopyDir direction = CopyDir::H2D;
+  uint64_t h2d_bytes = 0, d2h_bytes = 0;
+  double kernel_ns = 0;
+  int64_t iterations = 0;            // 0 = until duration_ns
+  double duration_ns = 0;
+  double start_ns = 0;
+  int tc = 0;
+  // stream / peer
+  bool uniform = false;
+  uint64_t size = 0, size_min = 0, size_max = 0;
+  double rate_GBps = 0;              // 0 = back to back
+  int depth = 2;                     // commands kept queued when back to back
+  int64_t count = 0;                 // 0 = until duration_ns
+};
+
+struct SimCfg {
+  double time_ns = 0;                // 0 = until all apps finish
+  uint64_t seed = 1;
+  std::string log_level = "info";
+};
+
+struct Config {
+  std::string file;
+  PlatformCfg platform;
+  std::vector<AppCfg> apps;
+  SimCfg sim;
+  YAML::Node effective;              // the tree with overrides applied and defaults filled in
+};
+
+// Loads, applies `overrides` ("dotted.key=value"), validates. Throws ConfigError.
+Config load_config(const std::string& path, const std::vector<std::string>& overrides);
+// The same for YAML text; `path` names it in messages, includes resolve against `base_dir`.
+Config load_config_yaml(const std::string& text, const std::string& path, const std::string& base_dir,
+                        const std::vector<std::string>& overrides);
+
+}  // namespace arbsim

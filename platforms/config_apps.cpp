@@ -1,0 +1,103 @@
+// Parsing `apps:` (traffic testbenches) and `sim:`.
+#include <set>
+#include "platforms/config_parse.h"
+
+namespace arbsim {
+
+namespace {
+
+std::string gpu_ref(const Reader& r, const PlatformCfg& pf, const std::string& key) {
+  const std::string g = r.need<std::string>(key);
+  const NodeCfg* n = pf.node(g);
+  if (!n) r.fail(key, "no node named '" + g + "'");
+  if (n->type != "gpu") r.fail(key, "'" + g + "' is a " + n->type + ", not a gpu");
+  return g;
+}
+
+void parse_until(const Reader& r, AppCfg& a, const char* count_key, int64_t* count) {
+  *count = r.get<int64_t>(count_key, 0);
+  if (*count < 0) r.fail(count_key, "must be >= 0");
+  a.duration_ns = r.non_negative("duration_ns", 0);
+  if (*count == 0 && a.duration_ns == 0)
+    r.fail(count_key, std::string("give `") + count_key + "` or `duration_ns` (or both) so the app ends");
+  a.start_ns = r.non_negative("start_ns", 0);
+  a.tc = r.int_in("tc", 0, 0, kNumTcs - 1);
+}
+
+void parse_copy_exec(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
+  r.allow({"name", "type", "gpu", "h2d_bytes", "kernel_ns", "d2h_bytes", "iterations", "duration_ns",
+           "start_ns", "tc"});
+  a.gpu = gpu_ref(r, pf, "gpu");
+  a.h2d_bytes = r.need_bytes("h2d_bytes");
+  a.kernel_ns = r.non_negative("kernel_ns", 0);
+  a.d2h_bytes = r.has("d2h_bytes") ? r.bytes("d2h_bytes", 1) : 0;
+  parse_until(r, a, "iterations", &a.iterations);
+}
+
+void parse_size(const Reader& r, AppCfg& a) {
+  Reader s = r.map("size");
+  s.allow({"fixed", "min", "max"});
+  if (s.has("fixed") == (s.has("min") || s.has("max")))
+    s.fail("", "give either `fixed` or `min` and `max` (uniform, seeded by sim.seed)");
+  a.uniform = !s.has("fixed");
+  if (a.uniform) {
+    a.size_min = s.need_bytes("min");
+    a.size_max = s.need_bytes("max");
+    if (a.size_max < a.size_min) s.fail("max", "must be >= min");
+  } else {
+    a.size = s.need_bytes("fixed");
+  }
+}
+
+void parse_stream(const Reader& r, const PlatformCfg& pf, AppCfg& a, bool peer) {
+  if (peer)
+    r.allow({"name", "type", "gpu", "peer", "size", "rate_GBps", "depth", "count", "duration_ns",
+             "start_ns", "tc"});
+  else
+    r.allow({"name", "type", "gpu", "direction", "size", "rate_GBps", "depth", "count", "duration_ns",
+             "start_ns", "tc"});
+  a.gpu = gpu_ref(r, pf, "gpu");
+  if (peer) {
+    a.direction = CopyDir::P2P;
+    a.peer = gpu_ref(r, pf, "peer");
+    if (a.peer == a.gpu) r.fail("peer", "a peer copy needs two different GPUs");
+  } else {
+    a.direction = r.one_of("direction", "h2d", {"h2d", "d2h"}) == "h2d" ? CopyDir::H2D : CopyDir::D2H;
+  }
+  parse_size(r, a);
+  a.rate_GBps = r.non_negative("rate_GBps", 0);
+  a.depth = r.int_in("depth", 2, 1, 1024);
+  parse_until(r, a, "count", &a.count);
+}
+
+}  // namespace
+
+std::vector<AppCfg> parse_apps(const Reader& top, const PlatformCfg& pf) {
+  std::vector<AppCfg> apps;
+  std::set<std::string> names;
+  for (const Reader& r : top.list("apps")) {
+    AppCfg a;
+    a.key = r.path();
+    a.type = r.one_of("type", "copy_exec", {"copy_exec", "stream", "peer"});
+    a.name = r.get<std::string>("name", a.type + std::to_string(apps.size()));
+    if (!names.insert(a.name).second) r.fail("name", "duplicate app name '" + a.name + "'");
+    if (a.type == "copy_exec") parse_copy_exec(r, pf, a);
+    else parse_stream(r, pf, a, a.type == "peer");
+    apps.push_back(a);
+  }
+  if (apps.empty()) top.fail("apps", "a run needs at least one app");
+  return apps;
+}
+
+SimCfg parse_sim(const Reader& r) {
+  r.allow({"time_ns", "seed", "log_level"});
+  SimCfg s;
+  s.time_ns = r.non_negative("time_ns", 0);
+  const int64_t seed = r.get<int64_t>("seed", 1);
+  if (seed < 0) r.fail("seed", "must be >= 0");
+  s.seed = static_cast<uint64_t>(seed);
+  s.log_level = r.one_of("log_level", "info", {"trace", "debug", "info", "warn", "error", "off"});
+  return s;
+}
+
+}  // namespace arbsim

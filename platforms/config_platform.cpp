@@ -1,0 +1,223 @@
+// Parsing and validating `platform:`: fabric settings, nodes, links, and the topology
+// checks (missing nodes, cycles, two upstream links, unreachable GPUs, bad TC/VC maps).
+#include <map>
+#include <numeric>
+#include <set>
+#include "platforms/config_parse.h"
+#include "platforms/topology.h"
+
+namespace arbsim {
+
+namespace {
+
+const char* const kPcieOnlyKeys[] = {"gen", "width", "ecrc"};
+
+ArbiterSpec parse_arbiter(const Reader& r) {
+  r.allow({"type", "weights", "phases", "starvation_threshold"});
+  ArbiterSpec s;
+  s.type = r.one_of("type", "rr", {"rr", "strict", "wrr"});
+  if (r.has("weights")) s.weights = r.need<std::vector<int>>("weights");
+  if (r.has("phases")) s.phases = r.need<std::vector<int>>("phases");
+  s.starvation_threshold = r.int_in("starvation_threshold", 0, 0, 1 << 20);
+  if (s.type == "wrr" && s.weights.empty() && s.phases.empty())
+    r.fail("type", "wrr needs `weights` or `phases`");
+  return s;
+}
+
+ArbitrationCfg parse_arbitration(const Reader& r, const ArbitrationCfg& base) {
+  r.allow({"vc_arbiter", "port_arbiter"});
+  ArbitrationCfg a = base;
+  if (r.has("vc_arbiter")) a.vc = parse_arbiter(r.map("vc_arbiter"));
+  if (r.has("port_arbiter")) a.port = parse_arbiter(r.map("port_arbiter"));
+  return a;
+}
+
+int64_t parse_credit(const Reader& r, const std::string& key, int64_t def) {
+  const YAML::Node v = r.node()[key];
+  if (!v) {
+    r.node()[key] = def < 0 ? YAML::Node("inf") : YAML::Node(def);
+    return def;
+  }
+  if (v.IsScalar() && v.Scalar() == "inf") return -1;
+  const int64_t c = r.get<int64_t>(key, def);
+  if (c < 1) r.fail(key, "must be >= 1 or 'inf', got " + std::to_string(c));
+  return c;
+}
+
+CreditLimits parse_credits(const Reader& r) {
+  r.allow({"ph", "pd", "nph", "npd", "cplh", "cpld"});
+  // Defaults: pcie-facts.md §3 "Typical credit counts" (x16 ports: 64-256 header and
+  // 1-4 K data credits); completions infinite, as endpoints must advertise.
+  CreditLimits c;
+  c.header[0] = parse_credit(r, "ph", 128);
+  c.data[0] = parse_credit(r, "pd", 2048);
+  c.header[1] = parse_credit(r, "nph", 128);
+  c.data[1] = parse_credit(r, "npd", 128);
+  c.header[2] = parse_credit(r, "cplh", -1);
+  c.data[2] = parse_credit(r, "cpld", -1);
+  return c;
+}
+
+// `vc_tcs[v]` lists the TCs VC v carries (the VC Resource Control TC/VC Map of PCIe Base
+// Spec §7.9.1.7). Default: TC mod vcs (seed 000 Eq. 2).
+void parse_tc_map(const Reader& r, LinkCfg& l) {
+  if (!r.has("vc_tcs")) {
+    YAML::Node m(YAML::NodeType::Sequence);
+    for (int v = 0; v < l.vcs; ++v) {
+      YAML::Node tcs(YAML::NodeType::Sequence);
+      for (int tc = v; tc < kNumTcs; tc += l.vcs) tcs.push_back(tc);
+      m.push_back(tcs);
+    }
+    r.node()["vc_tcs"] = m;
+  }
+  const YAML::Node m = r.node()["vc_tcs"];
+  if (!m.IsSequence() || static_cast<int>(m.size()) != l.vcs)
+    r.fail("vc_tcs", "must be a list of " + std::to_string(l.vcs) + " lists of TCs (one per VC)");
+  std::array<int, kNumTcs> seen;
+  seen.fill(-1);
+  for (int v = 0; v < l.vcs; ++v) {
+    if (!m[v].IsSequence()) r.fail("vc_tcs", "entry " + std::to_string(v) + " must be a list of TCs");
+    for (const YAML::Node& tn : m[v]) {
+      int tc = -1;
+      try { tc = tn.as<int>(); } catch (const YAML::Exception&) {}
+      if (tc < 0 || tc >= kNumTcs) r.fail("vc_tcs", "TCs are 0..7, got " + scalar_text(tn));
+      if (seen[tc] >= 0)
+        r.fail("vc_tcs", "TC" + std::to_string(tc) + " is mapped to two VCs (VC" +
+                             std::to_string(seen[tc]) + " and VC" + std::to_string(v) +
+                             "); a TC maps to one VC on a link");
+      seen[tc] = v;
+      l.tc_to_vc[tc] = static_cast<uint8_t>(v);
+    }
+  }
+  if (seen[0] != 0) r.fail("vc_tcs", "TC0 must map to VC0 (PCIe hard-wires TC0/VC0)");
+  for (int tc = 0; tc < kNumTcs; ++tc)
+    if (seen[tc] < 0) r.fail("vc_tcs", "TC" + std::to_string(tc) + " is not mapped to any VC");
+}
+
+// UpdateFC latency default: the spec's UpdateFC guideline (FC_Guide symbol times, pcie-facts
+// §2.2) converted to ns: one symbol is 10 bits (8b/10b) or 8 bits (128b/130b) per lane.
+double default_fc_latency_ns(const PcieLinkParams& p) {
+  const double symbol_ns = (p.gen <= 2 ? 10.0 : 8.0 * 130.0 / 128.0) / gts_per_lane(p.gen);
+  return fc_guide_symbols(p.gen, p.width, p.mps) * symbol_ns;
+}
+
+void merge_defaults(YAML::Node link, const YAML::Node& defaults, bool raw) {
+  if (!defaults) return;
+  for (const auto& kv : defaults) {
+    const std::string k = kv.first.Scalar();
+    bool pcie_only = false;
+    for (const char* p : kPcieOnlyKeys) pcie_only |= k == p;
+    if (raw && pcie_only) continue;
+    if (!link[k]) link[k] = YAML::Clone(kv.second);
+  }
+}
+
+LinkCfg parse_link(const Reader& r, const PlatformCfg& pf) {
+  LinkCfg l;
+  l.key = r.path();
+  l.raw = r.one_of("kind", "pcie", {"pcie", "raw"}) == "raw";
+  if (l.raw)
+    r.allow({"name", "up", "down", "kind", "bandwidth_up_GBps", "bandwidth_down_GBps", "latency_ns",
+             "vcs", "vc_tcs", "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
+  else
+    r.allow({"name", "up", "down", "kind", "gen", "width", "ecrc", "latency_ns", "vcs", "vc_tcs",
+             "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
+  l.up = r.need<std::string>("up");
+  l.down = r.need<std::string>("down");
+  l.name = r.get<std::string>("name", l.up + "-" + l.down);
+  if (l.raw) {
+    l.up_GBps = r.positive("bandwidth_up_GBps", 10);
+    l.down_GBps = r.positive("bandwidth_down_GBps", 10);
+  } else {
+    l.pcie.gen = r.int_in("gen", 3, 1, 5);
+    l.pcie.width = r.get<int>("width", 16);
+    if (!valid_width(l.pcie.width))
+      r.fail("width", "must be one of 1, 2, 4, 8, 16, 32 lanes, got " + std::to_string(l.pcie.width));
+    l.pcie.ecrc = r.get<bool>("ecrc", false);
+    l.pcie.mps = pf.mps;
+    l.pcie.dllp = pf.dllp;
+  }
+  l.latency_ns = r.non_negative("latency_ns", 20);
+  l.vcs = r.int_in("vcs", 1, 1, kMaxVcs);
+  parse_tc_map(r, l);
+  l.credits = parse_credits(r.map("credits"));
+  l.fc_latency_ns = r.non_negative("fc_latency_ns", l.raw ? 0.0 : default_fc_latency_ns(l.pcie));
+  if (r.has("arbitration_up")) l.arb_up = parse_arbitration(r.map("arbitration_up"), pf.arbitration);
+  if (r.has("arbitration_down")) l.arb_down = parse_arbitration(r.map("arbitration_down"), pf.arbitration);
+  return l;
+}
+
+NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
+  NodeCfg n;
+  n.key = r.path();
+  n.name = r.need<std::string>("name");
+  if (n.name.empty() || n.name.find_first_of(" .=") != std::string::npos)
+    r.fail("name", "must be non-empty without spaces, dots or '='");
+  n.type = r.one_of("type", "switch", {"root_complex", "switch", "gpu"});
+  if (n.type == "gpu") {
+    r.allow({"name", "type", "copy_engines", "tags", "read_latency_ns", "h2d_mode", "arbitration"});
+    n.copy_engines = r.int_in("copy_engines", 2, 1, 16);
+    n.tags = r.int_in("tags", 256, 1, 768);
+    n.read_latency_ns = r.non_negative("read_latency_ns", 300);
+    n.h2d_mode = r.one_of("h2d_mode", "read", {"read", "push"}) == "push" ? H2dMode::HostPush
+                                                                          : H2dMode::DeviceRead;
+  } else {
+    if (n.type == "root_complex")
+      r.allow({"name", "type", "latency_ns", "forwarding", "memory", "arbitration"});
+    else
+      r.allow({"name", "type", "latency_ns", "forwarding", "arbitration"});
+    // Defaults: pcie-facts.md §5 (switch 100-150 ns cut-through; RC + DRAM ~546 ns read RTT).
+    n.latency_ns = r.non_negative("latency_ns", n.type == "switch" ? 110 : 50);
+    n.store_and_forward =
+        r.one_of("forwarding", "cut_through", {"cut_through", "store_and_forward"}) == "store_and_forward";
+    if (n.type == "root_complex") {
+      Reader m = r.map("memory");
+      m.allow({"bandwidth_GBps", "read_latency_ns"});
+      n.memory_GBps = m.positive("bandwidth_GBps", 50);
+      n.memory_read_latency_ns = m.non_negative("read_latency_ns", 400);
+    }
+  }
+  if (r.has("arbitration")) n.arbitration = parse_arbitration(r.map("arbitration"), pf.arbitration);
+  return n;
+}
+
+void parse_fabric_settings(const Reader& r, PlatformCfg& pf) {
+  r.allow({"name", "description", "mps", "mrrs", "completion", "rcb", "dllp_model", "defaults",
+           "arbitration", "nodes", "links"});
+  pf.name = r.get<std::string>("name", "platform");
+  pf.mps = r.get<int>("mps", 256);
+  if (!valid_payload_size(pf.mps)) r.fail("mps", "must be 128, 256, 512, 1024, 2048 or 4096");
+  pf.mrrs = r.get<int>("mrrs", 512);
+  if (!valid_payload_size(pf.mrrs)) r.fail("mrrs", "must be 128, 256, 512, 1024, 2048 or 4096");
+  const std::string completion = r.one_of("completion", "mps", {"mps", "rcb"});
+  const int rcb = r.get<int>("rcb", 64);
+  if (rcb != 64 && rcb != 128) r.fail("rcb", "must be 64 or 128 (pcie-facts.md §3)");
+  pf.completion_bytes = completion == "rcb" ? rcb : pf.mps;
+  const std::string dllp = r.get<std::string>("dllp_model", "pcie-bench");
+  if (!parse_dllp_model(dllp, &pf.dllp)) r.fail("dllp_model", "must be pcie-bench, lane-scaled or none");
+  if (r.has("defaults")) {
+    Reader d = r.map("defaults");
+    d.allow({"link"});
+  }
+  pf.arbitration = parse_arbitration(r.map("arbitration"), ArbitrationCfg{});
+}
+
+}  // namespace
+
+PlatformCfg parse_platform(const Reader& r) {
+  PlatformCfg pf;
+  parse_fabric_settings(r, pf);
+  for (const Reader& nr : r.list("nodes")) pf.nodes.push_back(parse_node(nr, pf));
+  if (pf.nodes.empty()) r.fail("nodes", "a platform needs at least one node");
+  const YAML::Node defaults = r.has("defaults") ? YAML::Node(r.node()["defaults"]["link"]) : YAML::Node();
+  if (defaults && !defaults.IsMap()) r.fail("defaults", "`link` must be a map of link keys");
+  for (const Reader& lr : r.list("links")) {
+    const YAML::Node kind = lr.node()["kind"];
+    merge_defaults(lr.node(), defaults, kind && kind.IsScalar() && kind.Scalar() == "raw");
+    pf.links.push_back(parse_link(lr, pf));
+  }
+  check_topology(r, pf);
+  return pf;
+}
+
+}  // namespace arbsim

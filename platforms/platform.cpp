@@ -1,0 +1,200 @@
+#include "platforms/platform.h"
+#include <algorithm>
+
+namespace arbsim {
+
+namespace {
+
+// The internal port between a root complex's crossbar and its host memory: all TCs on
+// their own VCs (no head-of-line blocking inside the RC), infinite credits, round-robin.
+EgressConfig memory_port_config(double gbytes_per_s) {
+  EgressConfig e;
+  e.link = LinkDirection::make_raw(gbytes_per_s, 0);
+  e.vcs = kMaxVcs;
+  for (int tc = 0; tc < kNumTcs; ++tc) e.tc_to_vc[tc] = static_cast<uint8_t>(tc);
+  return e;
+}
+
+}  // namespace
+
+Platform::Platform(const Config& cfg) : cfg_(cfg) {
+  topo_ = build_topology(Reader(cfg_.effective["platform"], "platform", cfg_.file), cfg_.platform);
+  const std::size_t n = cfg_.platform.nodes.size();
+  node_.assign(n, nullptr);
+  memory_.assign(n, nullptr);
+  for (std::size_t i = 0; i < n; ++i) node_[i] = make_node(static_cast<int>(i));
+  for (std::size_t i = 0; i < n; ++i) bind_ports(static_cast<int>(i));
+  for (std::size_t i = 0; i < n; ++i) fill_routes(static_cast<int>(i));
+  make_driver();
+  make_apps();
+}
+
+PortSpec Platform::link_port(int node, const PortRef& pr) const {
+  const PlatformCfg& pf = cfg_.platform;
+  const LinkCfg& l = pf.links[pr.link];
+  PortSpec s;
+  s.egress.link = l.raw ? LinkDirection::make_raw(pr.upward ? l.up_GBps : l.down_GBps, l.latency_ns)
+                        : LinkDirection::make_pcie(l.pcie, l.latency_ns);
+  s.egress.vcs = l.vcs;
+  s.egress.tc_to_vc = l.tc_to_vc;
+  s.egress.credits = l.credits;
+  s.egress.fc_latency_ns = l.fc_latency_ns;
+  const ArbitrationCfg a = effective_arbitration(pf, l, pr.upward);
+  s.egress.vc_arbiter = a.vc;
+  s.egress.port_arbiter = a.port;
+  s.egress.slots = arbitration_slots(pf, topo_, node);
+  // Credits return after the UpdateFC latency plus the DLLP's flight back over the link.
+  s.ingress = IngressConfig{l.vcs, l.fc_latency_ns + l.latency_ns};
+  s.peer = pf.nodes[pr.peer].name;
+  return s;
+}
+
+std::vector<PortSpec> Platform::port_specs(int i) const {
+  const NodeCfg& nc = cfg_.platform.nodes[i];
+  std::vector<PortSpec> specs;
+  for (const PortRef& pr : topo_.ports[i]) {
+    if (pr.link >= 0) {
+      specs.push_back(link_port(i, pr));
+      continue;
+    }
+    PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0}, nc.name + "_memory"};
+    m.egress.slots = arbitration_slots(cfg_.platform, topo_, i);
+    specs.push_back(m);
+  }
+  return specs;
+}
+
+FabricNode* Platform::make_node(int i) {
+  const NodeCfg& nc = cfg_.platform.nodes[i];
+  const PlatformCfg& pf = cfg_.platform;
+  const std::vector<PortSpec> ports = port_specs(i);
+  EndpointParams p;
+  p.index = topo_.endpoint_of_node[i];
+  p.completion_bytes = pf.completion_bytes;
+  if (nc.type == "gpu") {
+    p.read_latency_ns = nc.read_latency_ns;
+    p.engines = nc.copy_engines;
+    p.dma = DmaParams{pf.mps, pf.mrrs, nc.tags, 2};
+    auto g = std::make_unique<Gpu>(nc.name.c_str(), p, ports[0], tracker_);
+    gpus_.push_back(g.get());
+    gpu_names_.push_back(nc.name);
+    owned_.push_back(std::move(g));
+    return owned_.back().get();
+  }
+  owned_.push_back(std::make_unique<Switch>(nc.name.c_str(), SwitchParams{nc.latency_ns, nc.store_and_forward}, ports));
+  FabricNode* sw = owned_.back().get();
+  if (nc.type == "root_complex") {
+    // Host memory: a completer behind the RC, with one host DMA engine per GPU below it
+    // (for host-pushed H2D copies).
+    p.read_latency_ns = nc.memory_read_latency_ns;
+    p.engines = std::max(1, static_cast<int>(std::count(topo_.root_of.begin(), topo_.root_of.end(), i)));
+    p.dma = DmaParams{pf.mps, pf.mrrs, 256, 2};
+    PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0}, nc.name};
+    m.egress.slots = Endpoint::arbitration_slots(p);
+    owned_.push_back(std::make_unique<Endpoint>((nc.name + "_memory").c_str(), p, m, tracker_));
+    memory_[i] = static_cast<Endpoint*>(owned_.back().get());
+  }
+  return sw;
+}
+
+// Binds every link once (from its upper end), and the RC-memory port; records each link
+// direction for the results.
+void Platform::bind_ports(int i) {
+  const PlatformCfg& pf = cfg_.platform;
+  for (std::size_t k = 0; k < topo_.ports[i].size(); ++k) {
+    const PortRef& pr = topo_.ports[i][k];
+    if (pr.link < 0) {
+      Endpoint& mem = *memory_[i];
+      bind(*node_[i], static_cast<int>(k), mem, 0);
+      const std::string link = pf.nodes[i].name + ".memory";
+      link_ports_.push_back({link, "to_memory", pf.nodes[i].name, mem.name(), &node_[i]->egress(static_cast<int>(k))});
+      link_ports_.push_back({link, "from_memory", mem.name(), pf.nodes[i].name, &mem.egress(0)});
+      continue;
+    }
+    if (pr.upward) continue;
+    const auto& peer_ports = topo_.ports[pr.peer];
+    const int m = static_cast<int>(std::find_if(peer_ports.begin(), peer_ports.end(),
+                                                [&](const PortRef& q) { return q.link == pr.link; }) -
+                                   peer_ports.begin());
+    bind(*node_[i], static_cast<int>(k), *node_[pr.peer], m);
+    const LinkCfg& l = pf.links[pr.link];
+    link_ports_.push_back({l.name, "down", l.up, l.down, &node_[i]->egress(static_cast<int>(k))});
+    link_ports_.push_back({l.name, "up", l.down, l.up, &node_[pr.peer]->egress(m)});
+  }
+}
+
+void Platform::bind(FabricNode& a, int pa, FabricNode& b, int pb) {
+  a.egress(pa).out.bind(b.target(pb));
+  b.egress(pb).out.bind(a.target(pa));
+}
+
+// Downstream ports get the endpoint range of the subtree below them; the upstream port is
+// the default route (models/pcie/switch.h).
+void Platform::fill_routes(int i) {
+  auto* sw = dynamic_cast<Switch*>(node_[i]);
+  if (!sw) return;
+  std::vector<Route> routes;
+  int up = -1;
+  for (std::size_t k = 0; k < topo_.ports[i].size(); ++k) {
+    const PortRef& pr = topo_.ports[i][k];
+    const int p = static_cast<int>(k);
+    if (pr.link < 0) {
+      routes.push_back({topo_.endpoint_of_node[i], topo_.endpoint_of_node[i] + 1, p});
+    } else if (pr.upward) {
+      up = p;
+    } else {
+      routes.push_back({topo_.subtree_begin[pr.peer], topo_.subtree_end[pr.peer], p});
+    }
+  }
+  sw->set_routes(std::move(routes), up);
+}
+
+void Platform::make_driver() {
+  std::vector<GpuAttachment> att;
+  std::vector<int> next_host_engine(cfg_.platform.nodes.size(), 0);
+  for (std::size_t i = 0; i < cfg_.platform.nodes.size(); ++i) {
+    const NodeCfg& nc = cfg_.platform.nodes[i];
+    if (nc.type != "gpu") continue;
+    const int rc = topo_.root_of[i];
+    GpuAttachment a;
+    a.gpu = gpus_[att.size()];
+    a.host_memory = memory_[rc];
+    a.host_engine = next_host_engine[rc]++;
+    a.h2d_mode = nc.h2d_mode;
+    att.push_back(a);
+  }
+  driver_ = std::make_unique<Driver>(std::move(att), std::make_unique<StaticTcPolicy>());
+}
+
+int Platform::gpu_ordinal(const std::string& name) const {
+  const auto it = std::find(gpu_names_.begin(), gpu_names_.end(), name);
+  return it == gpu_names_.end() ? -1 : static_cast<int>(it - gpu_names_.begin());
+}
+
+void Platform::make_apps() {
+  for (std::size_t k = 0; k < cfg_.apps.size(); ++k) {
+    const AppCfg& a = cfg_.apps[k];
+    const int g = gpu_ordinal(a.gpu), peer = a.peer.empty() ? -1 : gpu_ordinal(a.peer);
+    const std::string name = "app_" + a.name;
+    const uint32_t flow = static_cast<uint32_t>(k + 1);
+    if (a.type == "copy_exec")
+      apps_.push_back(std::make_unique<CopyExecApp>(name.c_str(), a, *driver_, g, peer, flow));
+    else
+      apps_.push_back(std::make_unique<StreamApp>(name.c_str(), a, *driver_, g, peer, flow, cfg_.sim.seed));
+  }
+}
+
+bool Platform::apps_finished() const {
+  return std::all_of(apps_.begin(), apps_.end(), [](const auto& a) { return a->finished(); });
+}
+
+void Platform::trace(sc_core::sc_trace_file* tf) {
+  for (auto& n : owned_) n->trace(tf);
+}
+
+void Platform::finish() {
+  for (const LinkPortInfo& l : link_ports_) l.port->finish();
+  for (Gpu* g : gpus_) g->finish();
+}
+
+}  // namespace arbsim

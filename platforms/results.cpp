@@ -1,0 +1,120 @@
+#include "platforms/results.h"
+#include <algorithm>
+#include <cmath>
+
+namespace arbsim {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+// Rounded to 1 ps so the file reads well and stays deterministic.
+double r3(double v) { return std::round(v * 1000.0) / 1000.0; }
+double ns(const sc_core::sc_time& t) { return r3(t.to_seconds() * 1e9); }
+
+ordered_json app_json(const App& a) {
+  const AppStats& s = a.stats();
+  const double active_ns = s.issued_any ? (s.last_done - s.first_issue).to_seconds() * 1e9 : 0;
+  ordered_json j;
+  j["name"] = a.config().name;
+  j["type"] = a.config().type;
+  j["gpu"] = a.config().gpu;
+  j["bytes"] = s.bytes;
+  j["transfers"] = s.transfers;
+  j["iterations"] = s.iterations;
+  j["throughput_gbps"] = active_ns > 0 ? r3(s.bytes * 8.0 / active_ns) : 0.0;
+  j["p50_ns"] = r3(percentile(s.latencies_ns, 0.50));
+  j["p99_ns"] = r3(percentile(s.latencies_ns, 0.99));
+  j["max_ns"] = r3(s.latencies_ns.empty() ? 0 : *std::max_element(s.latencies_ns.begin(), s.latencies_ns.end()));
+  j["first_issue_ns"] = ns(s.first_issue);
+  j["last_done_ns"] = ns(s.last_done);
+  return j;
+}
+
+ordered_json vc_array(const EgressPort& p, const std::array<uint64_t, kMaxVcs>& v) {
+  ordered_json a = ordered_json::array();
+  for (int i = 0; i < p.config().vcs; ++i) a.push_back(v[i]);
+  return a;
+}
+
+ordered_json link_json(const LinkPortInfo& l, double end_ps) {
+  const EgressStats& s = l.port->stats();
+  ordered_json j;
+  j["name"] = l.link;
+  j["direction"] = l.direction;
+  j["from"] = l.from;
+  j["to"] = l.to;
+  j["tlps"] = s.tlps;
+  j["bytes"] = s.payload_bytes;
+  j["wire_bytes"] = s.wire_bytes;
+  j["utilization"] = end_ps > 0 ? r3(s.busy_ps / end_ps) : 0.0;
+  j["vc_bytes"] = vc_array(*l.port, s.vc_bytes);
+  j["credit_stall_ns"] = r3(s.credit_stall_ps / 1000.0);
+  return j;
+}
+
+ordered_json arbiter_json(const LinkPortInfo& l) {
+  const EgressStats& s = l.port->stats();
+  ordered_json j;
+  j["name"] = l.from + "->" + l.to;
+  j["vc_arbiter"] = l.port->vc_arbiter_name();
+  j["grants"] = vc_array(*l.port, s.vc_grants);
+  ordered_json waits = ordered_json::array();
+  double max_wait = 0;
+  for (int v = 0; v < l.port->config().vcs; ++v) {
+    waits.push_back(r3(s.vc_max_head_wait_ps[v] / 1000.0));
+    max_wait = std::max(max_wait, s.vc_max_head_wait_ps[v]);
+  }
+  j["max_head_wait_ns"] = r3(max_wait / 1000.0);
+  j["vc_max_head_wait_ns"] = waits;
+  return j;
+}
+
+}  // namespace
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+ordered_json collect_results(Platform& p, const sc_core::sc_time& end) {
+  const double end_ps = end.to_seconds() * 1e12;
+  sc_core::sc_time makespan;
+  for (const auto& a : p.apps()) makespan = std::max(makespan, a->stats().last_done);
+  for (const Gpu* g : p.gpus()) makespan = std::max(makespan, g->last_activity());
+  ordered_json j;
+  j["schema"] = "pcie-arbsim.results/1";
+  j["platform"] = p.config().platform.name;
+  j["seed"] = p.config().sim.seed;
+  j["sim_time_ns"] = ns(end);
+  j["makespan_ns"] = ns(makespan);
+  j["tlp_hops"] = EgressPort::total_hops();
+  TransferTracker& t = p.tracker();
+  j["bytes_injected"] = t.injected_bytes();
+  j["bytes_delivered"] = t.delivered_bytes();
+  j["duplicate_bytes"] = t.duplicate_bytes();
+  j["ordering_violations"] = t.order_violations();
+  j["transfers_completed"] = t.completed_transfers();
+  j["transfers_open"] = t.open_transfers();
+  j["apps"] = ordered_json::array();
+  for (const auto& a : p.apps()) j["apps"].push_back(app_json(*a));
+  j["gpus"] = ordered_json::array();
+  for (const Gpu* g : p.gpus())
+    j["gpus"].push_back({{"name", g->name()},
+                         {"copy_ns", r3(g->state_ns(GpuState::Copy))},
+                         {"compute_ns", r3(g->state_ns(GpuState::Compute))},
+                         {"stalled_ns", r3(g->state_ns(GpuState::Stalled))},
+                         {"idle_ns", r3(g->state_ns(GpuState::Idle))},
+                         {"kernels", g->kernels_run()}});
+  j["links"] = ordered_json::array();
+  j["arbiters"] = ordered_json::array();
+  for (const LinkPortInfo& l : p.link_ports()) {
+    j["links"].push_back(link_json(l, end_ps));
+    j["arbiters"].push_back(arbiter_json(l));
+  }
+  return j;
+}
+
+}  // namespace arbsim

@@ -1,0 +1,144 @@
+#include "platforms/topology.h"
+#include <functional>
+#include <map>
+#include <numeric>
+
+namespace arbsim {
+
+int node_index(const PlatformCfg& pf, const std::string& name) {
+  for (std::size_t i = 0; i < pf.nodes.size(); ++i)
+    if (pf.nodes[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+int find_root(std::vector<int>& uf, int x) {
+  while (uf[x] != x) x = uf[x] = uf[uf[x]];
+  return x;
+}
+
+void check_link_ends(const Reader& r, const PlatformCfg& pf, Topology& t) {
+  const std::vector<Reader> links = r.list("links");
+  std::vector<int> uf(pf.nodes.size());
+  std::iota(uf.begin(), uf.end(), 0);
+  std::map<std::string, int> names;
+  for (std::size_t i = 0; i < pf.links.size(); ++i) {
+    const LinkCfg& l = pf.links[i];
+    const Reader& lr = links[i];
+    if (!names.emplace(l.name, static_cast<int>(i)).second) lr.fail("name", "duplicate link name '" + l.name + "'");
+    const int u = node_index(pf, l.up), d = node_index(pf, l.down);
+    if (u < 0) lr.fail("up", "no node named '" + l.up + "'");
+    if (d < 0) lr.fail("down", "no node named '" + l.down + "'");
+    if (u == d) lr.fail("down", "a link cannot connect '" + l.up + "' to itself");
+    if (pf.nodes[u].type == "gpu") lr.fail("up", "a GPU cannot be the upstream end of a link");
+    if (pf.nodes[d].type == "root_complex") lr.fail("down", "a root complex cannot be below another node");
+    if (t.parent[d] >= 0)
+      lr.fail("down", "'" + l.down + "' already has an upstream link (to '" + pf.nodes[t.parent[d]].name + "')");
+    if (find_root(uf, u) == find_root(uf, d))
+      lr.fail("down", "link " + l.up + " -> " + l.down + " closes a cycle");
+    uf[find_root(uf, u)] = find_root(uf, d);
+    t.parent[d] = u;
+    t.ports[u].push_back({static_cast<int>(i), false, d});
+    t.ports[d].push_back({static_cast<int>(i), true, u});
+  }
+}
+
+void check_nodes(const Reader& r, const PlatformCfg& pf, const Topology& t) {
+  const std::vector<Reader> nodes = r.list("nodes");
+  std::map<std::string, int> seen;
+  for (std::size_t i = 0; i < pf.nodes.size(); ++i) {
+    const NodeCfg& n = pf.nodes[i];
+    if (!seen.emplace(n.name, static_cast<int>(i)).second)
+      nodes[i].fail("name", "duplicate node name '" + n.name + "'");
+    if (n.type != "root_complex" && t.parent[i] < 0)
+      nodes[i].fail("name", "'" + n.name + "' has no upstream link to a root complex");
+    if (n.type == "gpu" && t.ports[i].size() != 1)
+      nodes[i].fail("name", "GPU '" + n.name + "' must have exactly one link, has " +
+                                std::to_string(t.ports[i].size()));
+    if (static_cast<int>(t.ports[i].size()) + 1 > Arbiter::kMaxRequesters)
+      nodes[i].fail("name", "more than 31 ports on '" + n.name + "'");
+  }
+}
+
+// Depth-first numbering from each root complex: its memory first, then each child's subtree.
+void number_endpoints(const PlatformCfg& pf, Topology& t) {
+  std::function<void(int, int)> visit = [&](int n, int root) {
+    t.root_of[n] = root;
+    t.subtree_begin[n] = t.endpoints;
+    if (pf.nodes[n].type == "gpu") {
+      t.endpoint_of_node[n] = t.endpoints++;
+      ++t.gpus;
+    }
+    if (pf.nodes[n].type == "root_complex") t.endpoint_of_node[n] = t.endpoints++;
+    for (const PortRef& p : t.ports[n])
+      if (p.link >= 0 && !p.upward) visit(p.peer, root);
+    t.subtree_end[n] = t.endpoints;
+  };
+  for (std::size_t i = 0; i < pf.nodes.size(); ++i)
+    if (pf.nodes[i].type == "root_complex") visit(static_cast<int>(i), static_cast<int>(i));
+}
+
+}  // namespace
+
+Topology build_topology(const Reader& r, const PlatformCfg& pf) {
+  Topology t;
+  const std::size_t n = pf.nodes.size();
+  t.ports.assign(n, {});
+  t.parent.assign(n, -1);
+  t.endpoint_of_node.assign(n, -1);
+  t.subtree_begin.assign(n, 0);
+  t.subtree_end.assign(n, 0);
+  t.root_of.assign(n, -1);
+  check_link_ends(r, pf, t);
+  check_nodes(r, pf, t);
+  for (std::size_t i = 0; i < n; ++i)
+    if (pf.nodes[i].type == "root_complex") t.ports[i].push_back({-1, false, -1});
+  number_endpoints(pf, t);
+  return t;
+}
+
+void check_topology(const Reader& r, const PlatformCfg& pf) {
+  const Topology t = build_topology(r, pf);
+  if (t.gpus == 0) r.fail("nodes", "a platform needs at least one GPU");
+  const std::vector<Reader> links = r.list("links");
+  for (std::size_t i = 0; i < pf.links.size(); ++i) {
+    const LinkCfg& l = pf.links[i];
+    for (bool up : {true, false}) {
+      const ArbitrationCfg a = effective_arbitration(pf, l, up);
+      const int sender = node_index(pf, up ? l.down : l.up);
+      const char* key = up ? "arbitration_up" : "arbitration_down";
+      try {
+        make_arbiter(a.vc, l.vcs);
+        make_arbiter(a.port, arbitration_slots(pf, t, sender));
+      } catch (const std::invalid_argument& e) {
+        links[i].fail(key, std::string("bad arbiter at '") + pf.nodes[sender].name + "' egress: " + e.what() +
+                               " (VC arbiter over " + std::to_string(l.vcs) + " VCs, port arbiter over " +
+                               std::to_string(arbitration_slots(pf, t, sender)) + " requesters)");
+      }
+    }
+  }
+}
+
+ArbitrationCfg effective_arbitration(const PlatformCfg& pf, const LinkCfg& link, bool upward) {
+  const std::optional<ArbitrationCfg>& own = upward ? link.arb_up : link.arb_down;
+  if (own) return *own;
+  const NodeCfg* sender = pf.node(upward ? link.down : link.up);
+  if (sender && sender->arbitration) return *sender->arbitration;
+  return pf.arbitration;
+}
+
+// Switches and root complexes arbitrate among their ports (a root complex's memory port
+// included); a GPU among its completer and copy engines (models/pcie/endpoint.h).
+int arbitration_slots(const PlatformCfg& pf, const Topology& topo, int node) {
+  if (pf.nodes[node].type == "gpu") return 1 + pf.nodes[node].copy_engines;
+  return static_cast<int>(topo.ports[node].size());
+}
+
+const NodeCfg* PlatformCfg::node(const std::string& name) const {
+  for (const NodeCfg& n : nodes)
+    if (n.name == name) return &n;
+  return nullptr;
+}
+
+}  // namespace arbsim

@@ -1,0 +1,38 @@
+// The platform as a graph: ports of every node in a fixed order, the tree's parent links,
+// and the endpoint numbering that gives each subtree one contiguous range (the numbering
+// address windows and requester IDs follow: models/pcie/fabric_node.h).
+#pragma once
+#include <string>
+#include <vector>
+#include "platforms/config.h"
+#include "platforms/config_reader.h"
+
+namespace arbsim {
+
+struct PortRef {
+  int link = -1;        // index into PlatformCfg::links; -1 = a root complex's memory port
+  bool upward = false;  // this port sends up the tree (toward the root)
+  int peer = -1;        // node index at the other end (-1: memory)
+};
+
+struct Topology {
+  std::vector<std::vector<PortRef>> ports;  // [node] in port order: links in file order, memory last
+  std::vector<int> parent;                  // [node] parent node or -1
+  std::vector<int> endpoint_of_node;        // [node] endpoint index of a GPU, or of a RC's memory
+  std::vector<int> subtree_begin;           // [node] first endpoint index in its subtree
+  std::vector<int> subtree_end;             // [node] one past the last endpoint index below it
+  std::vector<int> root_of;                 // [node] root complex above it
+  int endpoints = 0;
+  int gpus = 0;
+};
+
+int node_index(const PlatformCfg& pf, const std::string& name);
+// Validates the graph (throws ConfigError through `r`) and returns it.
+Topology build_topology(const Reader& r, const PlatformCfg& pf);
+void check_topology(const Reader& r, const PlatformCfg& pf);
+// The arbitration at the egress that sends over `link` upward (or downward).
+ArbitrationCfg effective_arbitration(const PlatformCfg& pf, const LinkCfg& link, bool upward);
+// Requesters each egress port of `node` arbitrates among.
+int arbitration_slots(const PlatformCfg& pf, const Topology& topo, int node);
+
+}  // namespace arbsim

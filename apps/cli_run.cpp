@@ -9,7 +9,7 @@
 #include <iostream>
 #include <sstream>
 #include "apps/cli.h"
-#include "models/common/logging.h"
+#include "platforms/logging.h"
 #include "platforms/simulation.h"
 
 namespace arbsim {

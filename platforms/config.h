@@ -37,6 +37,7 @@ struct NodeCfg {
   std::string name, type, key;       // type: root_complex | switch | gpu
   double latency_ns = 0;             // switch / root-complex crossbar
   bool store_and_forward = false;
+  bool voq = false;                  // switch/RC ingress: virtual output queues
   double memory_GBps = 0, memory_read_latency_ns = 0;  // root complex host memory
   int copy_engines = 2, tags = 256;  // gpu
   double read_latency_ns = 0;        // gpu as completer (peer reads)

@@ -1,6 +1,7 @@
 // Loading a config file: YAML parse errors, the `platform:` include, `-s` overrides, and
 // the top-level sections. Platform and app parsing live in config_platform.cpp and
 // config_apps.cpp.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,16 +19,20 @@ YAML::Node parse_text(const std::string& text, const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw ConfigError(path + ": file is empty");
   try {
     YAML::Node n = YAML::Load(text);
-    if (!n.IsMap()) throw ConfigError(path + ": top level must be a map of keys");
+    if (!n.IsMap()) throw ConfigError(path + ": top level must be a map of keys, got " + scalar_text(n));
     return n;
   } catch (const YAML::Exception& e) {
-    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+    const std::string line = e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) : "";
+    throw ConfigError(path + line + ": YAML syntax error: " + e.msg);
   }
 }
 
 std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw ConfigError(path + ": cannot open file: no such file");
+  if (fs::is_directory(path, ec)) throw ConfigError(path + ": cannot open file: it is a directory");
   std::ifstream in(path);
-  if (!in || fs::is_directory(path)) throw ConfigError(path + ": cannot open file");
+  if (!in) throw ConfigError(path + ": cannot open file: not readable");
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
@@ -35,52 +40,98 @@ std::string read_file(const std::string& path) {
 
 YAML::Node load_file(const std::string& path) { return parse_text(read_file(path), path); }
 
-// Walks `dotted` (map keys, list indices, or list elements by their `name`) creating maps
-// as needed, and sets the leaf to the YAML value of `value`.
-void apply_override(YAML::Node root, const std::string& spec) {
-  const auto eq = spec.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw ConfigError("-s " + spec + ": expected dotted.key=value");
-  const std::string dotted = spec.substr(0, eq);
-  std::vector<std::string> parts;
-  std::stringstream ss(dotted);
-  for (std::string p; std::getline(ss, p, '.');) {
-    if (p.empty()) throw ConfigError("-s " + spec + ": empty key segment");
-    parts.push_back(p);
+// A copy of `n` without source marks: a value from `-s` has no line in any file, and the
+// marks YAML::Load gives it (line 1 of the override text) would point into the config.
+YAML::Node unmarked(const YAML::Node& n) {
+  if (n.IsScalar()) return YAML::Node(n.Scalar());
+  YAML::Node out(n.IsMap() ? YAML::NodeType::Map : n.IsSequence() ? YAML::NodeType::Sequence
+                                                                    : YAML::NodeType::Null);
+  if (n.IsSequence())
+    for (const YAML::Node& e : n) out.push_back(unmarked(e));
+  if (n.IsMap())
+    for (const auto& kv : n) out[kv.first.Scalar()] = unmarked(kv.second);
+  return out;
+}
+
+// The list element `seg` names: an index, the element's `name`, or for a link without a
+// name its default name "up-down". Null when there is none.
+YAML::Node list_element(const YAML::Node& seq, const std::string& seg) {
+  const bool numeric = seg.size() <= 9 && seg.find_first_not_of("0123456789") == std::string::npos;
+  if (numeric) return std::stoul(seg) < seq.size() ? seq[std::stoul(seg)] : YAML::Node();
+  for (const YAML::Node& e : seq) {
+    if (!e.IsMap()) continue;
+    const YAML::Node name = e["name"], up = e["up"], down = e["down"];
+    if (name ? name.IsScalar() && name.Scalar() == seg
+             : up && down && up.IsScalar() && down.IsScalar() && up.Scalar() + "-" + down.Scalar() == seg)
+      return e;
   }
+  return YAML::Node();
+}
+
+struct Override {
+  std::vector<std::string> keys;
   YAML::Node value;
+};
+
+// Splits "dotted.key=value"; the value is YAML ("4", "[1, 2]", "{type: rr}").
+Override parse_override(const std::string& spec, const std::string& file) {
+  const std::string at = file + ": -s " + spec + ": ";
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0) throw ConfigError(at + "expected dotted.key=value");
+  Override o;
+  std::stringstream ss(spec.substr(0, eq));
+  for (std::string p; std::getline(ss, p, '.');) o.keys.push_back(p);
+  if (spec[eq - 1] == '.' || std::count(o.keys.begin(), o.keys.end(), "") > 0)
+    throw ConfigError(at + "empty key segment");
   try {
-    value = YAML::Load(spec.substr(eq + 1));
+    o.value = unmarked(YAML::Load(spec.substr(eq + 1)));
   } catch (const YAML::Exception& e) {
-    throw ConfigError("-s " + spec + ": value is not valid YAML: " + e.msg);
+    throw ConfigError(at + "value is not valid YAML: " + e.msg);
   }
+  return o;
+}
+
+// Walks the keys (map keys, or list elements by list_element()), creating maps as
+// needed, and sets the leaf. Maps are reached through a const handle: yaml-cpp's
+// non-const operator[] would add every key it looks at.
+void apply_override(YAML::Node root, const std::string& spec, const std::string& file) {
+  const Override o = parse_override(spec, file);
+  const std::string at = file + ": -s " + spec + ": ";
   YAML::Node cur = root;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const std::string& p = parts[i];
-    const bool last = i + 1 == parts.size();
+  for (std::size_t i = 0; i < o.keys.size(); ++i) {
+    const std::string& k = o.keys[i];
+    const bool last = i + 1 == o.keys.size();
+    YAML::Node next;
     if (cur.IsSequence()) {
-      YAML::Node next;
-      const bool numeric = p.find_first_not_of("0123456789") == std::string::npos;
-      for (std::size_t k = 0; k < cur.size(); ++k)
-        if ((numeric && std::stoul(p) == k) || (cur[k].IsMap() && cur[k]["name"] &&
-                                                cur[k]["name"].Scalar() == p))
-          next = cur[k];
-      if (!next) throw ConfigError("-s " + spec + ": no list element '" + p + "' under " + dotted);
-      if (last) throw ConfigError("-s " + spec + ": cannot replace a whole list element");
-      cur.reset(next);
-      continue;
-    }
-    if (!cur.IsMap() && !cur.IsNull())
-      throw ConfigError("-s " + spec + ": '" + p + "' is under a value that is not a map");
-    if (last) {
-      cur[p] = value;
+      next = list_element(cur, k);
+      if (next.IsNull()) throw ConfigError(at + "no list element '" + k + "' (give an index or a name)");
+      if (last) throw ConfigError(at + "cannot replace a whole list element; set its keys");
+    } else if (cur.IsMap() || cur.IsNull()) {
+      if (last) {
+        cur[k] = o.value;
+        return;
+      }
+      const YAML::Node& c = cur;
+      if (!c[k] || c[k].IsNull()) cur[k] = YAML::Node(YAML::NodeType::Map);
+      next = c[k];
     } else {
-      YAML::Node next = cur[p];
-      if (!next) cur[p] = YAML::Node(YAML::NodeType::Map);
-      YAML::Node n2 = cur[p];
-      cur.reset(n2);
+      throw ConfigError(at + "'" + k + "' is under a value that is not a map or a list");
     }
+    cur.reset(next);
   }
+}
+
+// `platform: FILE` includes a platform file, relative to the config's directory. Returns
+// the file platform keys live in (for messages).
+std::string include_platform(YAML::Node root, const std::string& path, const std::string& base_dir) {
+  const YAML::Node& c = root;
+  if (!c["platform"] || !c["platform"].IsScalar()) return path;
+  const std::string file = (fs::path(base_dir) / c["platform"].Scalar()).lexically_normal().string();
+  if (!fs::is_regular_file(file))
+    throw ConfigError(path + ":" + std::to_string(c["platform"].Mark().line + 1) +
+                      ": platform: included file '" + file + "' does not exist or is not a file");
+  root["platform"] = load_file(file);
+  return file;
 }
 
 }  // namespace
@@ -94,26 +145,14 @@ Config load_config_yaml(const std::string& text, const std::string& path, const 
   Config cfg;
   cfg.file = path;
   YAML::Node root = parse_text(text, path);
-  std::string platform_file = path;
-  {
-    const YAML::Node& c = root;
-    if (c["platform"] && c["platform"].IsScalar()) {
-      // `platform: FILE` includes a platform file, relative to this config.
-      const std::string rel = c["platform"].Scalar();
-      platform_file = (fs::path(base_dir) / rel).lexically_normal().string();
-      if (!fs::exists(platform_file))
-        throw ConfigError(path + ":" + std::to_string(c["platform"].Mark().line + 1) +
-                          ": platform: included file '" + platform_file + "' does not exist");
-      root["platform"] = load_file(platform_file);
-    }
-  }
-  for (const std::string& o : overrides) apply_override(root, o);
+  const std::string platform_file = include_platform(root, path, base_dir);
+  for (const std::string& o : overrides) apply_override(root, o, path);
 
   Reader top(root, "", path);
   top.allow({"platform", "apps", "sim", "description"});
+  if (top.has("description")) top.need<std::string>("description");
   if (!top.has("platform")) top.fail("platform", "required key is missing");
-  YAML::Node pnode = root["platform"];
-  cfg.platform = parse_platform(Reader(pnode, "platform", platform_file));
+  cfg.platform = parse_platform(Reader(root["platform"], "platform", platform_file));
   cfg.sim = parse_sim(top.map("sim"));
   cfg.apps = parse_apps(top, cfg.platform);
   cfg.effective = root;

@@ -10,7 +10,17 @@ namespace arbsim {
 
 namespace {
 
-const char* const kPcieOnlyKeys[] = {"gen", "width", "ecrc"};
+// Bandwidth bounds (GB/s) for raw links and host memory: below 1 MB/s one TLP takes hours
+// of simulated time; the top is far above any real fabric.
+constexpr double kMinGBps = 1e-3, kMaxGBps = 1e6;
+
+// Link keys by kind. `defaults.link` may hold keys of both kinds; each link takes only
+// those of its own kind.
+const std::set<std::string> kPcieOnlyKeys = {"gen", "width", "ecrc"};
+const std::set<std::string> kRawOnlyKeys = {"bandwidth_up_GBps", "bandwidth_down_GBps"};
+
+bool raw_only(const std::string& k) { return kRawOnlyKeys.count(k) > 0; }
+bool pcie_only(const std::string& k) { return kPcieOnlyKeys.count(k) > 0; }
 
 ArbiterSpec parse_arbiter(const Reader& r) {
   r.allow({"type", "weights", "phases", "starvation_threshold"});
@@ -32,29 +42,34 @@ ArbitrationCfg parse_arbitration(const Reader& r, const ArbitrationCfg& base) {
   return a;
 }
 
-int64_t parse_credit(const Reader& r, const std::string& key, int64_t def) {
-  const YAML::Node v = r.node()[key];
-  if (!v) {
+// A credit count >= `min`, or "inf" (-1). A TLP needing more credits than the limit could
+// never be sent: the fabric would deadlock instead of failing.
+int64_t parse_credit(const Reader& r, const std::string& key, int64_t def, int64_t min,
+                     const std::string& why) {
+  if (!r.has(key)) {
     r.node()[key] = def < 0 ? YAML::Node("inf") : YAML::Node(def);
     return def;
   }
+  const YAML::Node v = r.node()[key];
   if (v.IsScalar() && v.Scalar() == "inf") return -1;
   const int64_t c = r.get<int64_t>(key, def);
-  if (c < 1) r.fail(key, "must be >= 1 or 'inf', got " + std::to_string(c));
+  if (c < min) r.fail(key, "must be >= " + std::to_string(min) + why + " or 'inf', got " + std::to_string(c));
   return c;
 }
 
-CreditLimits parse_credits(const Reader& r) {
+CreditLimits parse_credits(const Reader& r, const PlatformCfg& pf) {
   r.allow({"ph", "pd", "nph", "npd", "cplh", "cpld"});
   // Defaults: pcie-facts.md §3 "Typical credit counts" (x16 ports: 64-256 header and
-  // 1-4 K data credits); completions infinite, as endpoints must advertise.
+  // 1-4 K data credits); completions infinite, as endpoints must advertise. Minimum data
+  // credits: one largest TLP, n = MPS/16 (pcie-facts.md §3, 16 B per credit).
+  const int64_t mwr = pf.mps / kCreditUnitBytes, cpld = pf.completion_bytes / kCreditUnitBytes;
   CreditLimits c;
-  c.header[0] = parse_credit(r, "ph", 128);
-  c.data[0] = parse_credit(r, "pd", 2048);
-  c.header[1] = parse_credit(r, "nph", 128);
-  c.data[1] = parse_credit(r, "npd", 128);
-  c.header[2] = parse_credit(r, "cplh", -1);
-  c.data[2] = parse_credit(r, "cpld", -1);
+  c.header[0] = parse_credit(r, "ph", 128, 1, "");
+  c.data[0] = parse_credit(r, "pd", 2048, mwr, " (one MPS-sized write: mps/16)");
+  c.header[1] = parse_credit(r, "nph", 128, 1, "");
+  c.data[1] = parse_credit(r, "npd", 128, 1, "");
+  c.header[2] = parse_credit(r, "cplh", -1, 1, "");
+  c.data[2] = parse_credit(r, "cpld", -1, cpld, " (one completion: completion size/16)");
   return c;
 }
 
@@ -101,15 +116,26 @@ double default_fc_latency_ns(const PcieLinkParams& p) {
   return fc_guide_symbols(p.gen, p.width, p.mps) * symbol_ns;
 }
 
-void merge_defaults(YAML::Node link, const YAML::Node& defaults, bool raw) {
-  if (!defaults) return;
+// Copies `defaults.link` keys the link lacks (and that apply to its kind) into the link,
+// so the effective config shows every link complete.
+void merge_defaults(const Reader& link, const YAML::Node& defaults) {
+  if (!defaults.IsMap()) return;
+  const YAML::Node& l = link.node();
+  const YAML::Node& d = defaults;
+  const YAML::Node kind = l["kind"] ? l["kind"] : d["kind"];
+  const bool raw = kind && kind.IsScalar() && kind.Scalar() == "raw";
   for (const auto& kv : defaults) {
     const std::string k = kv.first.Scalar();
-    bool pcie_only = false;
-    for (const char* p : kPcieOnlyKeys) pcie_only |= k == p;
-    if (raw && pcie_only) continue;
-    if (!link[k]) link[k] = YAML::Clone(kv.second);
+    if ((raw && pcie_only(k)) || (!raw && raw_only(k)) || link.has(k)) continue;
+    link.node()[k] = YAML::Clone(kv.second);
   }
+}
+
+// The arbitration a link's egress starts from: its sender node's, else the platform's
+// (effective_arbitration() resolves whole specs the same way).
+const ArbitrationCfg& arbitration_base(const PlatformCfg& pf, const std::string& sender) {
+  const NodeCfg* n = pf.node(sender);
+  return n && n->arbitration ? *n->arbitration : pf.arbitration;
 }
 
 LinkCfg parse_link(const Reader& r, const PlatformCfg& pf) {
@@ -124,10 +150,11 @@ LinkCfg parse_link(const Reader& r, const PlatformCfg& pf) {
              "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
   l.up = r.need<std::string>("up");
   l.down = r.need<std::string>("down");
+  if (r.has("name")) r.check_name("name", r.need<std::string>("name"));
   l.name = r.get<std::string>("name", l.up + "-" + l.down);
   if (l.raw) {
-    l.up_GBps = r.positive("bandwidth_up_GBps", 10);
-    l.down_GBps = r.positive("bandwidth_down_GBps", 10);
+    l.up_GBps = r.number_in("bandwidth_up_GBps", 10, kMinGBps, kMaxGBps);
+    l.down_GBps = r.number_in("bandwidth_down_GBps", 10, kMinGBps, kMaxGBps);
   } else {
     l.pcie.gen = r.int_in("gen", 3, 1, 5);
     l.pcie.width = r.get<int>("width", 16);
@@ -137,13 +164,16 @@ LinkCfg parse_link(const Reader& r, const PlatformCfg& pf) {
     l.pcie.mps = pf.mps;
     l.pcie.dllp = pf.dllp;
   }
-  l.latency_ns = r.non_negative("latency_ns", 20);
+  l.latency_ns = r.time_ns("latency_ns", 20);  // PHY + data link per hop (pcie-facts.md §5)
   l.vcs = r.int_in("vcs", 1, 1, kMaxVcs);
   parse_tc_map(r, l);
-  l.credits = parse_credits(r.map("credits"));
-  l.fc_latency_ns = r.non_negative("fc_latency_ns", l.raw ? 0.0 : default_fc_latency_ns(l.pcie));
-  if (r.has("arbitration_up")) l.arb_up = parse_arbitration(r.map("arbitration_up"), pf.arbitration);
-  if (r.has("arbitration_down")) l.arb_down = parse_arbitration(r.map("arbitration_down"), pf.arbitration);
+  l.credits = parse_credits(r.map("credits"), pf);
+  l.fc_latency_ns = r.time_ns("fc_latency_ns", l.raw ? 0.0 : default_fc_latency_ns(l.pcie));
+  // Upward traffic leaves from the lower node's egress, downward from the upper node's.
+  if (r.has("arbitration_up"))
+    l.arb_up = parse_arbitration(r.map("arbitration_up"), arbitration_base(pf, l.down));
+  if (r.has("arbitration_down"))
+    l.arb_down = parse_arbitration(r.map("arbitration_down"), arbitration_base(pf, l.up));
   return l;
 }
 
@@ -151,14 +181,13 @@ NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
   NodeCfg n;
   n.key = r.path();
   n.name = r.need<std::string>("name");
-  if (n.name.empty() || n.name.find_first_of(" .=") != std::string::npos)
-    r.fail("name", "must be non-empty without spaces, dots or '='");
+  r.check_name("name", n.name);
   n.type = r.one_of("type", "switch", {"root_complex", "switch", "gpu"});
   if (n.type == "gpu") {
     r.allow({"name", "type", "copy_engines", "tags", "read_latency_ns", "h2d_mode", "arbitration"});
     n.copy_engines = r.int_in("copy_engines", 2, 1, 16);
     n.tags = r.int_in("tags", 256, 1, 768);
-    n.read_latency_ns = r.non_negative("read_latency_ns", 300);
+    n.read_latency_ns = r.time_ns("read_latency_ns", 300);
     n.h2d_mode = r.one_of("h2d_mode", "read", {"read", "push"}) == "push" ? H2dMode::HostPush
                                                                           : H2dMode::DeviceRead;
   } else {
@@ -167,23 +196,35 @@ NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
     else
       r.allow({"name", "type", "latency_ns", "forwarding", "arbitration"});
     // Defaults: pcie-facts.md §5 (switch 100-150 ns cut-through; RC + DRAM ~546 ns read RTT).
-    n.latency_ns = r.non_negative("latency_ns", n.type == "switch" ? 110 : 50);
+    n.latency_ns = r.time_ns("latency_ns", n.type == "switch" ? 110 : 50);
     n.store_and_forward =
         r.one_of("forwarding", "cut_through", {"cut_through", "store_and_forward"}) == "store_and_forward";
     if (n.type == "root_complex") {
       Reader m = r.map("memory");
       m.allow({"bandwidth_GBps", "read_latency_ns"});
-      n.memory_GBps = m.positive("bandwidth_GBps", 50);
-      n.memory_read_latency_ns = m.non_negative("read_latency_ns", 400);
+      n.memory_GBps = m.number_in("bandwidth_GBps", 50, kMinGBps, kMaxGBps);
+      n.memory_read_latency_ns = m.time_ns("read_latency_ns", 400);
     }
   }
   if (r.has("arbitration")) n.arbitration = parse_arbitration(r.map("arbitration"), pf.arbitration);
   return n;
 }
 
+// `defaults.link` keys are checked here, where their lines are; merged into a link they
+// would be reported under that link's key.
+void check_link_defaults(const Reader& d) {
+  d.allow({"link"});
+  if (!d.has("link")) return;
+  const Reader l = d.map("link");
+  l.allow({"kind", "gen", "width", "ecrc", "bandwidth_up_GBps", "bandwidth_down_GBps", "latency_ns", "vcs",
+           "vc_tcs", "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
+  if (l.has("kind")) l.one_of("kind", "pcie", {"pcie", "raw"});
+}
+
 void parse_fabric_settings(const Reader& r, PlatformCfg& pf) {
   r.allow({"name", "description", "mps", "mrrs", "completion", "rcb", "dllp_model", "defaults",
            "arbitration", "nodes", "links"});
+  if (r.has("description")) r.need<std::string>("description");
   pf.name = r.get<std::string>("name", "platform");
   pf.mps = r.get<int>("mps", 256);
   if (!valid_payload_size(pf.mps)) r.fail("mps", "must be 128, 256, 512, 1024, 2048 or 4096");
@@ -195,10 +236,7 @@ void parse_fabric_settings(const Reader& r, PlatformCfg& pf) {
   pf.completion_bytes = completion == "rcb" ? rcb : pf.mps;
   const std::string dllp = r.get<std::string>("dllp_model", "pcie-bench");
   if (!parse_dllp_model(dllp, &pf.dllp)) r.fail("dllp_model", "must be pcie-bench, lane-scaled or none");
-  if (r.has("defaults")) {
-    Reader d = r.map("defaults");
-    d.allow({"link"});
-  }
+  if (r.has("defaults")) check_link_defaults(r.map("defaults"));
   pf.arbitration = parse_arbitration(r.map("arbitration"), ArbitrationCfg{});
 }
 
@@ -209,11 +247,11 @@ PlatformCfg parse_platform(const Reader& r) {
   parse_fabric_settings(r, pf);
   for (const Reader& nr : r.list("nodes")) pf.nodes.push_back(parse_node(nr, pf));
   if (pf.nodes.empty()) r.fail("nodes", "a platform needs at least one node");
-  const YAML::Node defaults = r.has("defaults") ? YAML::Node(r.node()["defaults"]["link"]) : YAML::Node();
-  if (defaults && !defaults.IsMap()) r.fail("defaults", "`link` must be a map of link keys");
+  // Absent `defaults.link` stays an invalid node, which merge_defaults() skips.
+  const YAML::Node& pn = r.node();
+  const YAML::Node defaults = r.has("defaults") ? pn["defaults"]["link"] : YAML::Node(YAML::NodeType::Undefined);
   for (const Reader& lr : r.list("links")) {
-    const YAML::Node kind = lr.node()["kind"];
-    merge_defaults(lr.node(), defaults, kind && kind.IsScalar() && kind.Scalar() == "raw");
+    merge_defaults(lr, defaults);
     pf.links.push_back(parse_link(lr, pf));
   }
   check_topology(r, pf);

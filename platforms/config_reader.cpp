@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 namespace arbsim {
@@ -31,14 +32,14 @@ Reader::Reader(YAML::Node node, std::string path, std::string file)
   if (!node_.IsMap()) fail("", "expected a map of keys, got " + scalar_text(node_));
 }
 
+// Nodes without a mark were set by `-s` or filled in as defaults: no line to give.
 std::string Reader::where(const YAML::Node& n) const {
   const YAML::Mark m = n.Mark();
-  return m.line >= 0 ? file_ + ":" + std::to_string(m.line + 1) : file_ + " (from -s)";
+  return m.line >= 0 ? file_ + ":" + std::to_string(m.line + 1) : file_;
 }
 
 void Reader::fail(const std::string& key, const std::string& reason) const {
-  YAML::Node at = node_;
-  if (!key.empty() && has(key) && lookup(key).Mark().line >= 0) at = lookup(key);
+  const YAML::Node at = !key.empty() && has(key) ? lookup(key) : node_;
   throw ConfigError(where(at) + ": " + join_key(path_, key) + ": " + reason);
 }
 
@@ -154,6 +155,20 @@ double Reader::non_negative(const std::string& key, double def) const {
   return v;
 }
 
+double Reader::number_in(const std::string& key, double def, double lo, double hi) const {
+  const double v = get<double>(key, def);
+  if (!(v >= lo && v <= hi)) {
+    std::ostringstream range;
+    range << "must be in [" << lo << ", " << hi << "], got ";
+    fail(key, range.str() + scalar_text(lookup(key)));
+  }
+  return v;
+}
+
+double Reader::time_ns(const std::string& key, double def) const {
+  return number_in(key, def, 0, kMaxTimeNs);
+}
+
 int Reader::int_in(const std::string& key, int def, int lo, int hi) const {
   const int v = get<int>(key, def);
   if (v < lo || v > hi)
@@ -174,14 +189,29 @@ std::string Reader::one_of(const std::string& key, const std::string& def,
 }
 
 void Reader::allow(std::initializer_list<const char*> keys) const {
+  std::set<std::string> seen;
   for (const auto& kv : node_) {
     const std::string k = kv.first.Scalar();
+    // yaml-cpp keeps both copies of a repeated key and lookups see only the first.
+    if (!seen.insert(k).second)
+      throw ConfigError(where(kv.first) + ": " + join_key(path_, k) + ": key given twice in one map");
     if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; })) {
       std::string list;
       for (const char* a : keys) list += std::string(list.empty() ? "" : ", ") + a;
       throw ConfigError(where(kv.first) + ": " + join_key(path_, k) + ": unknown key (known: " + list + ")");
     }
   }
+}
+
+bool valid_name(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
+void Reader::check_name(const std::string& key, const std::string& value) const {
+  if (!valid_name(value))
+    fail(key, "'" + value + "' is not a valid name (use letters, digits, '_' and '-')");
 }
 
 }  // namespace arbsim

@@ -38,12 +38,17 @@ class Reader {
   uint64_t need_bytes(const std::string& key) const;
   double positive(const std::string& key, double def) const;     // > 0
   double non_negative(const std::string& key, double def) const; // >= 0
+  // A time in ns: 0 <= v <= kMaxTimeNs.
+  double time_ns(const std::string& key, double def) const;
+  double number_in(const std::string& key, double def, double lo, double hi) const;
   int int_in(const std::string& key, int def, int lo, int hi) const;
   std::string one_of(const std::string& key, const std::string& def,
                      std::initializer_list<const char*> allowed) const;
 
-  // Every key present must be one of `keys`.
+  // Every key present must be one of `keys`, and appear once.
   void allow(std::initializer_list<const char*> keys) const;
+  // Fails unless `value` (the string at `key`) is a valid name (valid_name()).
+  void check_name(const std::string& key, const std::string& value) const;
   [[noreturn]] void fail(const std::string& key, const std::string& reason) const;
 
  private:
@@ -53,6 +58,14 @@ class Reader {
   mutable YAML::Node node_;  // defaults are written back (see class comment)
   std::string path_, file_;
 };
+
+// Longest time a config may give (ns). SystemC counts time in 64-bit picoseconds
+// (~1.8e16 ns); a cap well below keeps sums of times (start + iterations) from wrapping.
+constexpr double kMaxTimeNs = 1e15;
+
+// Names of nodes, links and apps: letters, digits, '_' and '-'. SystemC module names may
+// not hold '.' or spaces, and `-s` keys split on '.' and '='.
+bool valid_name(const std::string& name);
 
 // Parses "64", "64B", "4 KiB", "1.5MB" into bytes; false on bad text.
 bool parse_bytes(const std::string& text, uint64_t* out);

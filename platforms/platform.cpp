@@ -44,7 +44,7 @@ PortSpec Platform::link_port(int node, const PortRef& pr) const {
   s.egress.port_arbiter = a.port;
   s.egress.slots = arbitration_slots(pf, topo_, node);
   // Credits return after the UpdateFC latency plus the DLLP's flight back over the link.
-  s.ingress = IngressConfig{l.vcs, l.fc_latency_ns + l.latency_ns};
+  s.ingress = IngressConfig{l.vcs, l.fc_latency_ns + l.latency_ns, pf.nodes[node].voq};
   s.peer = pf.nodes[pr.peer].name;
   return s;
 }
@@ -57,7 +57,7 @@ std::vector<PortSpec> Platform::port_specs(int i) const {
       specs.push_back(link_port(i, pr));
       continue;
     }
-    PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0}, nc.name + "_memory"};
+    PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0, true}, nc.name + "_memory"};
     m.egress.slots = arbitration_slots(cfg_.platform, topo_, i);
     specs.push_back(m);
   }

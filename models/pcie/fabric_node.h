@@ -16,6 +16,10 @@ namespace arbsim {
 struct IngressConfig {
   int vcs = 1;
   double credit_return_ns = 0;  // buffer freed -> credits back at the sender
+  // Virtual output queues: per VC one queue per egress port, so a head waiting for a busy
+  // egress does not block TLPs behind it bound elsewhere (a switch's ingress is otherwise
+  // one FIFO per VC, with head-of-line blocking).
+  bool voq = false;
 };
 
 // One port as the builder describes it. SystemC creates sockets only while a module is

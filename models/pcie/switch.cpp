@@ -8,9 +8,17 @@ using sc_core::sc_time;
 Switch::Switch(sc_core::sc_module_name name, const SwitchParams& p, const std::vector<PortSpec>& ports)
     : FabricNode(name, ports), params_(p) {
   ingress_.resize(ports.size());
-  for (std::size_t port = 0; port < ports.size(); ++port)
+  for (std::size_t port = 0; port < ports.size(); ++port) {
+    const int per_vc = ports[port].ingress.voq ? static_cast<int>(ports.size()) : 1;
     for (int v = 0; v < ports[port].ingress.vcs; ++v)
-      ingress_[port].push_back(std::make_unique<TlpQueue>(this, static_cast<int>(port), v));
+      for (int e = 0; e < per_vc; ++e)
+        ingress_[port].push_back(std::make_unique<TlpQueue>(this, static_cast<int>(port), v));
+  }
+}
+
+TlpQueue& Switch::queue_for(int port, const TlpExtension& x) {
+  if (!ingress(port).voq) return *ingress_[port][x.in_vc];
+  return *ingress_[port][x.in_vc * ports() + route(x)];
 }
 
 void Switch::set_routes(std::vector<Route> routes, int default_port) {
@@ -34,7 +42,7 @@ void Switch::accept(Tlp* t, int port) {
   TlpExtension& x = t->x();
   const sc_time lat(params_.latency_ns * 1000.0, sc_core::SC_PS);
   x.ready_at = (params_.store_and_forward ? x.tail_at : x.head_at) + lat;
-  TlpQueue& q = *ingress_[port][x.in_vc];
+  TlpQueue& q = queue_for(port, x);
   q.push(t);
   if (q.size() == 1) present(q);
 }
@@ -53,9 +61,12 @@ void Switch::on_pop(TlpQueue& q, Tlp* t) {
 void Switch::trace(sc_core::sc_trace_file* tf) {
   FabricNode::trace(tf);
   for (std::size_t p = 0; p < ingress_.size(); ++p)
-    for (std::size_t v = 0; v < ingress_[p].size(); ++v)
-      sc_core::sc_trace(tf, ingress_[p][v]->occupancy,
-                        std::string(name()) + ".in" + std::to_string(p) + ".vc" + std::to_string(v) + ".queue");
+    for (std::size_t q = 0; q < ingress_[p].size(); ++q) {
+      const TlpQueue& tq = *ingress_[p][q];
+      std::string n = std::string(name()) + ".from_" + peer_name(static_cast<int>(p)) + ".vc" + std::to_string(tq.sub());
+      if (ingress(static_cast<int>(p)).voq) n += ".to_" + peer_name(static_cast<int>(q) % ports());
+      sc_core::sc_trace(tf, tq.occupancy, n + ".queue");
+    }
 }
 
 }  // namespace arbsim

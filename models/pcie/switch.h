@@ -32,8 +32,10 @@ class Switch : public FabricNode, public QueueOwner {
 
  private:
   void present(TlpQueue& q);
+  TlpQueue& queue_for(int port, const TlpExtension& x);
   SwitchParams params_;
-  std::vector<std::vector<std::unique_ptr<TlpQueue>>> ingress_;  // [port][vc]
+  // [port][vc] for FIFO ports; [port][vc * ports + egress] for VOQ ports.
+  std::vector<std::vector<std::unique_ptr<TlpQueue>>> ingress_;
   std::vector<Route> routes_;
   int default_port_ = -1;
 };

@@ -1,4 +1,4 @@
-#include "models/common/logging.h"
+#include "platforms/logging.h"
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>

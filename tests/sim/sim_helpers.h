@@ -1,0 +1,52 @@
+// Helpers for simulation tests. Each TEST that simulates runs in its own process
+// (gtest_discover_tests), because SystemC elaborates once per process.
+#pragma once
+#include <string>
+#include <nlohmann/json.hpp>
+#include "platforms/simulation.h"
+
+namespace arbsim::test {
+
+// Runs YAML text; fails the test on a config error.
+inline SimOutcome run_yaml(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+  return simulate(load_config_text(yaml, overrides));
+}
+
+// The results.json entry of a link direction.
+inline nlohmann::ordered_json link(const SimOutcome& o, const std::string& name, const std::string& dir) {
+  for (const auto& l : o.results["links"])
+    if (l["name"] == name && l["direction"] == dir) return l;
+  throw std::runtime_error("no link " + name + " " + dir);
+}
+
+inline nlohmann::ordered_json arbiter(const SimOutcome& o, const std::string& name) {
+  for (const auto& a : o.results["arbiters"])
+    if (a["name"] == name) return a;
+  throw std::runtime_error("no arbiter " + name);
+}
+
+inline nlohmann::ordered_json app(const SimOutcome& o, const std::string& name) {
+  for (const auto& a : o.results["apps"])
+    if (a["name"] == name) return a;
+  throw std::runtime_error("no app " + name);
+}
+
+// One root complex, one switch, two GPUs: the contention point of seed 000 Fig. 2.
+// `uplink` and `sw0` are extra YAML keys for the rc0-sw0 link and the switch node.
+inline std::string two_gpu_platform(const std::string& uplink = "", const std::string& sw0 = "",
+                                    const std::string& gpu_link = "") {
+  return "platform:\n"
+         "  name: two-gpus\n"
+         "  defaults: {link: {gen: 3, width: 16, latency_ns: 20}}\n"
+         "  nodes:\n"
+         "    - {name: rc0, type: root_complex, latency_ns: 50, memory: {bandwidth_GBps: 1000, read_latency_ns: 400}}\n"
+         "    - {name: sw0, type: switch, latency_ns: 110" + sw0 + "}\n"
+         "    - {name: gpu0, type: gpu}\n"
+         "    - {name: gpu1, type: gpu}\n"
+         "  links:\n"
+         "    - {up: rc0, down: sw0" + uplink + "}\n"
+         "    - {up: sw0, down: gpu0" + gpu_link + "}\n"
+         "    - {up: sw0, down: gpu1" + gpu_link + "}\n";
+}
+
+}  // namespace arbsim::test

@@ -15,12 +15,14 @@ std::string gpu_ref(const Reader& r, const PlatformCfg& pf, const std::string& k
 }
 
 void parse_until(const Reader& r, AppCfg& a, const char* count_key, int64_t* count) {
+  // Neither key given: the message points at the app (its defaults have no line).
+  const char* at = r.has(count_key) || r.has("duration_ns") ? count_key : "";
   *count = r.get<int64_t>(count_key, 0);
-  if (*count < 0) r.fail(count_key, "must be >= 0");
-  a.duration_ns = r.non_negative("duration_ns", 0);
+  if (*count < 0) r.fail(count_key, "must be >= 0, got " + std::to_string(*count));
+  a.duration_ns = r.time_ns("duration_ns", 0);
   if (*count == 0 && a.duration_ns == 0)
-    r.fail(count_key, std::string("give `") + count_key + "` or `duration_ns` (or both) so the app ends");
-  a.start_ns = r.non_negative("start_ns", 0);
+    r.fail(at, std::string("give `") + count_key + "` or `duration_ns` (or both) so the app ends");
+  a.start_ns = r.time_ns("start_ns", 0);
   a.tc = r.int_in("tc", 0, 0, kNumTcs - 1);
 }
 
@@ -29,12 +31,13 @@ void parse_copy_exec(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
            "start_ns", "tc"});
   a.gpu = gpu_ref(r, pf, "gpu");
   a.h2d_bytes = r.need_bytes("h2d_bytes");
-  a.kernel_ns = r.non_negative("kernel_ns", 0);
+  a.kernel_ns = r.time_ns("kernel_ns", 0);
   a.d2h_bytes = r.has("d2h_bytes") ? r.bytes("d2h_bytes", 1) : 0;
   parse_until(r, a, "iterations", &a.iterations);
 }
 
 void parse_size(const Reader& r, AppCfg& a) {
+  if (!r.has("size")) r.fail("size", "required key is missing (give {fixed: N} or {min: N, max: M})");
   Reader s = r.map("size");
   s.allow({"fixed", "min", "max"});
   if (s.has("fixed") == (s.has("min") || s.has("max")))
@@ -65,7 +68,9 @@ void parse_stream(const Reader& r, const PlatformCfg& pf, AppCfg& a, bool peer) 
     a.direction = r.one_of("direction", "h2d", {"h2d", "d2h"}) == "h2d" ? CopyDir::H2D : CopyDir::D2H;
   }
   parse_size(r, a);
+  // 0 = back to back; else at least 1 MB/s, so one command's interval fits the time range.
   a.rate_GBps = r.non_negative("rate_GBps", 0);
+  if (a.rate_GBps > 0 && a.rate_GBps < 1e-3) r.fail("rate_GBps", "must be 0 (back to back) or >= 0.001");
   a.depth = r.int_in("depth", 2, 1, 1024);
   parse_until(r, a, "count", &a.count);
 }
@@ -79,8 +84,12 @@ std::vector<AppCfg> parse_apps(const Reader& top, const PlatformCfg& pf) {
     AppCfg a;
     a.key = r.path();
     a.type = r.one_of("type", "copy_exec", {"copy_exec", "stream", "peer"});
+    const bool named = r.has("name");
     a.name = r.get<std::string>("name", a.type + std::to_string(apps.size()));
-    if (!names.insert(a.name).second) r.fail("name", "duplicate app name '" + a.name + "'");
+    r.check_name("name", a.name);  // it names the app's SystemC module, "app_<name>"
+    if (pf.node("app_" + a.name))
+      r.fail(named ? "name" : "", "the app's module name 'app_" + a.name + "' is taken by a node");
+    if (!names.insert(a.name).second) r.fail(named ? "name" : "", "duplicate app name '" + a.name + "'");
     if (a.type == "copy_exec") parse_copy_exec(r, pf, a);
     else parse_stream(r, pf, a, a.type == "peer");
     apps.push_back(a);
@@ -92,9 +101,9 @@ std::vector<AppCfg> parse_apps(const Reader& top, const PlatformCfg& pf) {
 SimCfg parse_sim(const Reader& r) {
   r.allow({"time_ns", "seed", "log_level"});
   SimCfg s;
-  s.time_ns = r.non_negative("time_ns", 0);
+  s.time_ns = r.time_ns("time_ns", 0);
   const int64_t seed = r.get<int64_t>("seed", 1);
-  if (seed < 0) r.fail("seed", "must be >= 0");
+  if (seed < 0) r.fail("seed", "must be >= 0, got " + std::to_string(seed));
   s.seed = static_cast<uint64_t>(seed);
   s.log_level = r.one_of("log_level", "info", {"trace", "debug", "info", "warn", "error", "off"});
   return s;

@@ -134,14 +134,8 @@ std::string include_platform(YAML::Node root, const std::string& path, const std
   return file;
 }
 
-}  // namespace
-
-Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  return load_config_yaml(read_file(path), path, fs::path(path).parent_path().string(), overrides);
-}
-
-Config load_config_yaml(const std::string& text, const std::string& path, const std::string& base_dir,
-                        const std::vector<std::string>& overrides) {
+Config parse_config(const std::string& text, const std::string& path, const std::string& base_dir,
+                    const std::vector<std::string>& overrides) {
   Config cfg;
   cfg.file = path;
   YAML::Node root = parse_text(text, path);
@@ -157,6 +151,23 @@ Config load_config_yaml(const std::string& text, const std::string& path, const 
   cfg.apps = parse_apps(top, cfg.platform);
   cfg.effective = root;
   return cfg;
+}
+
+}  // namespace
+
+Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_config_yaml(read_file(path), path, fs::path(path).parent_path().string(), overrides);
+}
+
+// Checked loading; yaml-cpp exceptions that escape the checks (a loader bug) still end as
+// a config error naming the file, not as a crash.
+Config load_config_yaml(const std::string& text, const std::string& path, const std::string& base_dir,
+                        const std::vector<std::string>& overrides) {
+  try {
+    return parse_config(text, path, base_dir, overrides);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path + ": cannot read the config: " + e.what());
+  }
 }
 
 }  // namespace arbsim

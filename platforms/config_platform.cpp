@@ -119,10 +119,9 @@ double default_fc_latency_ns(const PcieLinkParams& p) {
 // Copies `defaults.link` keys the link lacks (and that apply to its kind) into the link,
 // so the effective config shows every link complete.
 void merge_defaults(const Reader& link, const YAML::Node& defaults) {
-  if (!defaults.IsMap()) return;
+  if (!defaults || !defaults.IsMap()) return;  // an invalid node throws on IsMap()
   const YAML::Node& l = link.node();
-  const YAML::Node& d = defaults;
-  const YAML::Node kind = l["kind"] ? l["kind"] : d["kind"];
+  const YAML::Node kind = l["kind"] ? l["kind"] : defaults["kind"];
   const bool raw = kind && kind.IsScalar() && kind.Scalar() == "raw";
   for (const auto& kv : defaults) {
     const std::string k = kv.first.Scalar();
@@ -192,13 +191,14 @@ NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
                                                                           : H2dMode::DeviceRead;
   } else {
     if (n.type == "root_complex")
-      r.allow({"name", "type", "latency_ns", "forwarding", "memory", "arbitration"});
+      r.allow({"name", "type", "latency_ns", "forwarding", "voq", "memory", "arbitration"});
     else
-      r.allow({"name", "type", "latency_ns", "forwarding", "arbitration"});
+      r.allow({"name", "type", "latency_ns", "forwarding", "voq", "arbitration"});
     // Defaults: pcie-facts.md §5 (switch 100-150 ns cut-through; RC + DRAM ~546 ns read RTT).
     n.latency_ns = r.time_ns("latency_ns", n.type == "switch" ? 110 : 50);
     n.store_and_forward =
         r.one_of("forwarding", "cut_through", {"cut_through", "store_and_forward"}) == "store_and_forward";
+    n.voq = r.get<bool>("voq", false);  // ingress virtual output queues (IngressConfig::voq)
     if (n.type == "root_complex") {
       Reader m = r.map("memory");
       m.allow({"bandwidth_GBps", "read_latency_ns"});
@@ -247,9 +247,10 @@ PlatformCfg parse_platform(const Reader& r) {
   parse_fabric_settings(r, pf);
   for (const Reader& nr : r.list("nodes")) pf.nodes.push_back(parse_node(nr, pf));
   if (pf.nodes.empty()) r.fail("nodes", "a platform needs at least one node");
-  // Absent `defaults.link` stays an invalid node, which merge_defaults() skips.
+  // Through a const handle: a missing `link` must not be added to the tree (it reads
+  // as an invalid node instead).
   const YAML::Node& pn = r.node();
-  const YAML::Node defaults = r.has("defaults") ? pn["defaults"]["link"] : YAML::Node(YAML::NodeType::Undefined);
+  const YAML::Node defaults = r.has("defaults") ? pn["defaults"]["link"] : YAML::Node();
   for (const Reader& lr : r.list("links")) {
     merge_defaults(lr, defaults);
     pf.links.push_back(parse_link(lr, pf));

@@ -51,6 +51,11 @@ void check_nodes(const Reader& r, const PlatformCfg& pf, const Topology& t) {
     const NodeCfg& n = pf.nodes[i];
     if (!seen.emplace(n.name, static_cast<int>(i)).second)
       nodes[i].fail("name", "duplicate node name '" + n.name + "'");
+    // A root complex's host memory is a SystemC module of its own, "<name>_memory".
+    const int clash = n.type == "root_complex" ? node_index(pf, n.name + "_memory") : -1;
+    if (clash >= 0)
+      nodes[clash].fail("name", "name '" + n.name + "_memory' is reserved for the host memory of root complex '" +
+                                    n.name + "'");
     if (n.type != "root_complex" && t.parent[i] < 0)
       nodes[i].fail("name", "'" + n.name + "' has no upstream link to a root complex");
     if (n.type == "gpu" && t.ports[i].size() != 1)

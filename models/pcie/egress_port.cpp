@@ -8,7 +8,10 @@ using sc_core::SC_PS;
 
 namespace {
 uint64_t g_hops = 0;
-inline double ps(const sc_time& t) { return t.to_seconds() * 1e12; }
+// The kernel runs at its default 1 ps resolution (checked in the constructor), so a time's
+// value is picoseconds: cheaper than sc_time's double/unit constructor on the hot path.
+inline double ps(const sc_time& t) { return static_cast<double>(t.value()); }
+inline sc_time from_ps(double v) { return sc_time::from_value(static_cast<sc_time::value_type>(v)); }
 }  // namespace
 
 uint64_t EgressPort::total_hops() { return g_hops; }
@@ -18,6 +21,9 @@ EgressPort::EgressPort(sc_core::sc_module_name name, const EgressConfig& cfg)
   vc_arb_ = make_arbiter(cfg_.vc_arbiter, cfg_.vcs);
   for (int v = 0; v < cfg_.vcs; ++v) port_arb_.push_back(make_arbiter(cfg_.port_arbiter, cfg_.slots));
   credits_.configure(cfg_.vcs, cfg_.credits);
+  if (sc_core::sc_get_time_resolution() != sc_time(1, SC_PS))
+    SC_REPORT_FATAL("arbsim/egress", "the model needs the default 1 ps time resolution");
+  propagation_ = from_ps(std::round(cfg_.link.propagation_ns * 1000.0));
   offered_.assign(cfg_.slots, {});
   offered_subs_.assign(cfg_.slots, 0);
   out.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
@@ -36,32 +42,33 @@ void EgressPort::offer(TlpQueue& q) {
   offered_subs_[q.slot()] |= static_cast<uint8_t>(1u << q.sub());
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time at = std::max(now, q.front()->x().ready_at);
-  wake_.notify(at - now);
+  // A busy link wakes the port when it frees; no earlier wake is useful then.
+  if (at >= busy_until_) wake_.notify(at - now);
 }
 
 void EgressPort::run() {
   const sc_time now = sc_core::sc_time_stamp();
-  apply_credit_returns();
+  apply_credit_returns(now);
   if (now < busy_until_) {
     wake_.notify(busy_until_ - now);
     return;
   }
   busy_trace_ = false;
-  const Candidates c = collect();
+  const Candidates c = collect(now);
   credit_blocked_ = c.credit_blocked && c.vc_mask == 0;
-  account_stall(credit_blocked_);
+  account_stall(credit_blocked_, now);
   if (c.vc_mask) {
     const int vc = vc_arb_->grant(c.vc_mask);
     const int slot = port_arb_[vc]->grant(c.slot_mask[vc]);
-    transmit(*pick(vc, slot));
+    transmit(*choice_[vc][slot], now);
   } else if (credit_blocked_ && !returns_.empty()) {
     wake_.notify(returns_.front().at - now);
   }
-  if (c.has_future) wake_.notify(c.next_ready - now);
+  // After a grant the port wakes when the link frees; a head ready before then waits anyway.
+  if (c.has_future && c.next_ready >= busy_until_) wake_.notify(c.next_ready - now);
 }
 
-void EgressPort::apply_credit_returns() {
-  const sc_time now = sc_core::sc_time_stamp();
+void EgressPort::apply_credit_returns(const sc_time& now) {
   while (!returns_.empty() && returns_.front().at <= now) {
     const CreditReturn& r = returns_.front();
     credits_.restore(r.vc, r.cls, r.cost);
@@ -71,13 +78,16 @@ void EgressPort::apply_credit_returns() {
   }
 }
 
-EgressPort::Candidates EgressPort::collect() {
+// Ingress VCs of a slot are visited lowest first, so a later (higher) one that maps onto
+// the same egress VC overwrites choice_: the highest ingress VC goes first (a fixed,
+// documented tie-break, docs/architecture.md).
+EgressPort::Candidates EgressPort::collect(const sc_time& now) {
   Candidates c;
-  const sc_time now = sc_core::sc_time_stamp();
   for (uint32_t slots = offered_slots_; slots; slots &= slots - 1) {
     const int slot = __builtin_ctz(slots);
     for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) {
-      const TlpExtension& x = offered_[slot][__builtin_ctz(subs)]->front()->x();
+      TlpQueue* q = offered_[slot][__builtin_ctz(subs)];
+      const TlpExtension& x = q->front()->x();
       if (x.ready_at > now) {
         if (!c.has_future || x.ready_at < c.next_ready) c.next_ready = x.ready_at;
         c.has_future = true;
@@ -91,30 +101,13 @@ EgressPort::Candidates EgressPort::collect() {
       }
       c.vc_mask |= 1u << vc;
       c.slot_mask[vc] |= 1u << slot;
+      choice_[vc][slot] = q;
     }
   }
   return c;
 }
 
-// Inside a slot (an ingress port with several VCs mapping to one egress VC), the highest
-// ingress VC goes first: a fixed, documented tie-break (docs/architecture.md).
-TlpQueue* EgressPort::pick(int vc, int slot) {
-  const sc_time now = sc_core::sc_time_stamp();
-  for (int sub = kMaxVcs - 1; sub >= 0; --sub) {
-    if (!(offered_subs_[slot] & (1u << sub))) continue;
-    TlpQueue* q = offered_[slot][sub];
-    const TlpExtension& x = q->front()->x();
-    if (x.ready_at > now || vc_of(x.tc) != vc) continue;
-    if (credits_.can_send(vc, credit_class(x.type),
-                          credit_cost(x.type, carries_data(x.type) ? x.byte_count : 0)))
-      return q;
-  }
-  sc_assert(false && "arbiter granted a slot with no grantable queue");
-  return nullptr;
-}
-
-void EgressPort::transmit(TlpQueue& q) {
-  const sc_time now = sc_core::sc_time_stamp();
+void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   offered_[q.slot()][q.sub()] = nullptr;
   offered_subs_[q.slot()] &= static_cast<uint8_t>(~(1u << q.sub()));
   if (!offered_subs_[q.slot()]) offered_slots_ &= ~(1u << q.slot());
@@ -130,7 +123,7 @@ void EgressPort::transmit(TlpQueue& q) {
   const uint32_t wire = cfg_.link.wire_bytes(x.type, payload);
   const double ser_ps = cfg_.link.serialize_ps(wire);
   // Cut-through: the tail cannot leave before it has arrived (docs/architecture.md).
-  const sc_time end = std::max(now + sc_time(ser_ps, SC_PS), x.tail_at);
+  const sc_time end = std::max(now + from_ps(ser_ps), x.tail_at);
   busy_until_ = end;
   busy_trace_ = true;
   grant_vc_trace_ = vc;
@@ -145,18 +138,16 @@ void EgressPort::transmit(TlpQueue& q) {
 
   q.owner()->on_pop(q, t);  // return credits upstream, refill, or present the next head
 
-  const sc_time prop(cfg_.link.propagation_ns * 1000.0, SC_PS);
   x.in_vc = static_cast<uint8_t>(vc);
-  x.head_at = now + prop;
-  x.tail_at = end + prop;
+  x.head_at = now + propagation_;
+  x.tail_at = end + propagation_;
   sc_time delay = x.tail_at - now;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   out->nb_transport_fw(*t, phase, delay);
   wake_.notify(end - now);
 }
 
-void EgressPort::account_stall(bool stalled) {
-  const sc_time now = sc_core::sc_time_stamp();
+void EgressPort::account_stall(bool stalled, const sc_time& now) {
   if (stalled && !stalling_) {
     stalling_ = true;
     stall_since_ = now;
@@ -166,7 +157,7 @@ void EgressPort::account_stall(bool stalled) {
   }
 }
 
-void EgressPort::finish() { account_stall(false); }
+void EgressPort::finish() { account_stall(false, sc_core::sc_time_stamp()); }
 
 // END_REQ from the receiver: it freed the buffer space of `gp`; the credits arrive here
 // after `delay` (UpdateFC latency plus the DLLP's flight back: docs/architecture.md).

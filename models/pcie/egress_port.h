@@ -76,11 +76,10 @@ class EgressPort : public sc_core::sc_module {
   };
 
   void run();
-  void apply_credit_returns();
-  Candidates collect();
-  TlpQueue* pick(int vc, int slot);
-  void transmit(TlpQueue& q);
-  void account_stall(bool stalled);
+  void apply_credit_returns(const sc_core::sc_time& now);
+  Candidates collect(const sc_core::sc_time& now);
+  void transmit(TlpQueue& q, const sc_core::sc_time& now);
+  void account_stall(bool stalled, const sc_core::sc_time& now);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay);
 
@@ -93,6 +92,9 @@ class EgressPort : public sc_core::sc_module {
   std::vector<std::array<TlpQueue*, kMaxVcs>> offered_;
   uint32_t offered_slots_ = 0;
   std::vector<uint8_t> offered_subs_;
+  // choice_[vc][slot]: the queue collect() found grantable for that VC and slot.
+  std::array<std::array<TlpQueue*, Arbiter::kMaxRequesters>, kMaxVcs> choice_{};
+  sc_core::sc_time propagation_;
   sc_core::sc_event wake_;
   sc_core::sc_time busy_until_;
   bool credit_blocked_ = false;

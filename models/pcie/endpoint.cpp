@@ -9,7 +9,11 @@ using sc_core::SC_PS;
 
 Endpoint::Endpoint(sc_core::sc_module_name name, const EndpointParams& p, const PortSpec& port,
                    TransferTracker& tracker)
-    : FabricNode(name, {port}), params_(p), tracker_(tracker), completer_queue_(this, 0, 0) {
+    : FabricNode(name, {port}),
+      params_(p),
+      read_latency_(p.read_latency_ns * 1000.0, SC_PS),
+      tracker_(tracker),
+      completer_queue_(this, 0, 0) {
   for (int e = 0; e < p.engines; ++e)
     engines_.push_back(std::make_unique<DmaEngine>(*this, 1 + e, e * p.dma.tags, p.dma));
   SC_METHOD(sink);
@@ -62,9 +66,8 @@ void Endpoint::consume(Tlp* t) {
       break;
     }
     case TlpType::MRd: {
-      const sc_time due = sc_core::sc_time_stamp() + sc_time(params_.read_latency_ns * 1000.0, SC_PS);
-      reads_due_.emplace_back(due, t);
-      if (reads_due_.size() == 1) complete_event_.notify(due - sc_core::sc_time_stamp());
+      reads_due_.emplace_back(sc_core::sc_time_stamp() + read_latency_, t);
+      if (reads_due_.size() == 1) complete_event_.notify(read_latency_);
       return;  // released once its completions are built
     }
   }

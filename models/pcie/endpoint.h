@@ -49,6 +49,7 @@ class Endpoint : public FabricNode, public QueueOwner, public DmaHost {
   void emit_completions(Tlp* mrd);
 
   EndpointParams params_;
+  sc_core::sc_time read_latency_;
   TransferTracker& tracker_;
   std::vector<std::unique_ptr<DmaEngine>> engines_;
   TlpQueue completer_queue_;

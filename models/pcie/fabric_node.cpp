@@ -10,6 +10,7 @@ FabricNode::FabricNode(sc_core::sc_module_name name, const std::vector<PortSpec>
     in_.push_back(std::make_unique<TargetSocket>(("from_" + s.peer).c_str()));
     in_.back()->register_nb_transport_fw(this, &FabricNode::nb_transport_fw, static_cast<int>(p));
     ingress_.push_back(s.ingress);
+    credit_return_.emplace_back(s.ingress.credit_return_ns * 1000.0, sc_core::SC_PS);
     peer_names_.push_back(s.peer);
   }
 }
@@ -23,7 +24,7 @@ tlm::tlm_sync_enum FabricNode::nb_transport_fw(int port, tlm::tlm_generic_payloa
 }
 
 void FabricNode::return_credits(int port, Tlp* t) {
-  sc_core::sc_time delay(ingress_[port].credit_return_ns * 1000.0, sc_core::SC_PS);
+  sc_core::sc_time delay = credit_return_[port];
   tlm::tlm_phase ph = tlm::END_REQ;
   (*in_[port])->nb_transport_bw(*t, ph, delay);
 }

@@ -55,6 +55,7 @@ class FabricNode : public sc_core::sc_module {
   std::vector<std::unique_ptr<EgressPort>> egress_;
   std::vector<std::unique_ptr<TargetSocket>> in_;
   std::vector<IngressConfig> ingress_;
+  std::vector<sc_core::sc_time> credit_return_;  // per port, converted once
   std::vector<std::string> peer_names_;
 };
 

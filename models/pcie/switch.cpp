@@ -6,7 +6,7 @@ namespace arbsim {
 using sc_core::sc_time;
 
 Switch::Switch(sc_core::sc_module_name name, const SwitchParams& p, const std::vector<PortSpec>& ports)
-    : FabricNode(name, ports), params_(p) {
+    : FabricNode(name, ports), params_(p), latency_(p.latency_ns * 1000.0, sc_core::SC_PS) {
   ingress_.resize(ports.size());
   for (std::size_t port = 0; port < ports.size(); ++port) {
     const int per_vc = ports[port].ingress.voq ? static_cast<int>(ports.size()) : 1;
@@ -40,8 +40,7 @@ int Switch::route(const TlpExtension& x) const {
 
 void Switch::accept(Tlp* t, int port) {
   TlpExtension& x = t->x();
-  const sc_time lat(params_.latency_ns * 1000.0, sc_core::SC_PS);
-  x.ready_at = (params_.store_and_forward ? x.tail_at : x.head_at) + lat;
+  x.ready_at = (params_.store_and_forward ? x.tail_at : x.head_at) + latency_;
   TlpQueue& q = queue_for(port, x);
   q.push(t);
   if (q.size() == 1) present(q);

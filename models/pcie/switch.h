@@ -34,6 +34,7 @@ class Switch : public FabricNode, public QueueOwner {
   void present(TlpQueue& q);
   TlpQueue& queue_for(int port, const TlpExtension& x);
   SwitchParams params_;
+  sc_core::sc_time latency_;  // params_.latency_ns, converted once
   // [port][vc] for FIFO ports; [port][vc * ports + egress] for VOQ ports.
   std::vector<std::vector<std::unique_ptr<TlpQueue>>> ingress_;
   std::vector<Route> routes_;

@@ -1,2 +1,314 @@
+// The command line as a user meets it: each test runs the pcie-arbsim binary in a fresh
+// temporary directory and checks exit code, stdout, stderr and the files written.
+//
+// The bad-input contract (docs/config.md, "Errors and exit codes"): exit code 2, exactly
+// one line on stderr, starting "error:", naming the file, the dotted key (with the line
+// when YAML gives one) and the reason; and no results written. Each bad input is its own
+// small file under tests/data/bad/, its first line saying what is wrong.
 #include <gtest/gtest.h>
-TEST(Cli, Placeholder) {}
+#include <sys/wait.h>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBin = ARBSIM_BIN;
+const std::string kSrc = ARBSIM_SRC;
+
+std::string bad(const std::string& file) { return kSrc + "/tests/data/bad/" + file; }
+std::string config(const std::string& file) { return kSrc + "/configs/" + file; }
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream s(text);
+  for (std::string l; std::getline(s, l);) out.push_back(l);
+  return out;
+}
+
+// Single quotes for /bin/sh: nothing inside is special except the quote itself.
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "arbsim_cli_XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs the binary with `args` inside the test's directory.
+  Result run(const std::vector<std::string>& args) const {
+    std::string cmd = "cd " + quote(dir_.string()) + " && " + quote(kBin);
+    for (const std::string& a : args) cmd += " " + quote(a);
+    cmd += " >stdout.txt 2>stderr.txt";
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(dir_ / "stdout.txt");
+    r.err = slurp(dir_ / "stderr.txt");
+    return r;
+  }
+
+  // One error line holding every needle, exit code 2.
+  static void expect_one_error(const Result& r, const std::vector<std::string>& needles) {
+    EXPECT_EQ(r.code, 2) << r.err;
+    const std::vector<std::string> err = lines(r.err);
+    ASSERT_EQ(err.size(), 1u) << "stderr must be one error line:\n" << r.err;
+    EXPECT_EQ(err[0].rfind("error: ", 0), 0u) << err[0];
+    for (const std::string& n : needles) EXPECT_NE(err[0].find(n), std::string::npos) << "'" << n << "' not in: " << err[0];
+  }
+
+  // Both `run` and `validate` reject the input; `run` writes nothing.
+  void expect_bad_input(const std::string& cfg, const std::vector<std::string>& needles,
+                        const std::vector<std::string>& extra = {}) const {
+    std::vector<std::string> args = {"run", cfg, "--out", "out", "--vcd", "out/w.vcd"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run(args);
+    expect_one_error(r, needles);
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << "bad input must not create the output directory";
+    EXPECT_FALSE(fs::exists(dir_ / "runs")) << "bad input must not create runs/";
+    args = {"validate", cfg};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result v = run(args);
+    expect_one_error(v, needles);
+    EXPECT_EQ(v.out, "") << "validate prints the config only when it is valid";
+  }
+
+  fs::path dir_;
+};
+
+// ---- Unknown keys -------------------------------------------------------------------
+
+TEST_F(Cli, UnknownTopLevelKey) {
+  expect_bad_input(bad("unknown_key_top.yaml"), {"unknown_key_top.yaml:3:", " colour:", "unknown key"});
+}
+
+TEST_F(Cli, UnknownKeyInNode) {
+  expect_bad_input(bad("unknown_key_node.yaml"), {"unknown_key_node.yaml:6:", "platform.nodes[1].speed", "unknown key"});
+}
+
+TEST_F(Cli, UnknownKeyInLink) {
+  expect_bad_input(bad("unknown_key_link.yaml"), {"unknown_key_link.yaml:11:", "platform.links[1].lanes", "unknown key"});
+}
+
+TEST_F(Cli, UnknownKeyInApp) {
+  expect_bad_input(bad("unknown_key_app.yaml"), {"unknown_key_app.yaml:4:", "apps[0].priority", "unknown key"});
+}
+
+// Reported where it is written, not under every link it would be merged into.
+TEST_F(Cli, UnknownKeyInLinkDefaults) {
+  expect_bad_input(bad("unknown_key_defaults.yaml"),
+                   {"unknown_key_defaults.yaml:5:", "platform.defaults.link.lane", "unknown key"});
+}
+
+// yaml-cpp accepts a repeated key and lookups see only the first copy.
+TEST_F(Cli, KeyGivenTwice) {
+  expect_bad_input(bad("duplicate_key.yaml"), {"duplicate_key.yaml:4:", "apps[0].iterations", "twice"});
+}
+
+// ---- Wrong types and values -----------------------------------------------------------
+
+TEST_F(Cli, WrongTypeLinkWidth) {
+  expect_bad_input(bad("wrong_type_width.yaml"),
+                   {"wrong_type_width.yaml:12:", "platform.links[2].width", "expected an integer", "'wide'"});
+}
+
+TEST_F(Cli, WrongTypeIterations) {
+  expect_bad_input(bad("wrong_type_iterations.yaml"),
+                   {"wrong_type_iterations.yaml:4:", "apps[0].iterations", "expected an integer", "list"});
+}
+
+TEST_F(Cli, ListWhereMapExpected) {
+  expect_bad_input(bad("list_for_map.yaml"), {"list_for_map.yaml:3:", "sim:", "expected a map", "list"});
+}
+
+TEST_F(Cli, NegativeSize) {
+  expect_bad_input(bad("negative_size.yaml"), {"negative_size.yaml:4:", "apps[0].h2d_bytes", "positive", "'-5'"});
+}
+
+TEST_F(Cli, ZeroSize) {
+  expect_bad_input(bad("zero_size.yaml"), {"zero_size.yaml:4:", "apps[0].h2d_bytes", "positive", "'0'"});
+}
+
+TEST_F(Cli, ZeroWidthLink) {
+  expect_bad_input(bad("zero_width.yaml"), {"zero_width.yaml:11:", "platform.links[1].width", "lanes", "got 0"});
+}
+
+// A TLP needing more credits than advertised could never be sent: reject, not deadlock.
+TEST_F(Cli, TooFewPostedDataCredits) {
+  expect_bad_input(bad("credits_too_few.yaml"),
+                   {"credits_too_few.yaml:11:", "platform.links[1].credits.pd", "must be >= 16", "got 4"});
+}
+
+// SystemC module names cannot hold '.', and `-s` keys split on it.
+TEST_F(Cli, AppNameWithDot) {
+  expect_bad_input(bad("app_name_dot.yaml"), {"app_name_dot.yaml:4:", "apps[0].name", "'copy.a'", "not a valid name"});
+}
+
+// ---- Topology -------------------------------------------------------------------------
+
+TEST_F(Cli, LinkToMissingNode) {
+  expect_bad_input(bad("missing_node.yaml"), {"missing_node.yaml:12:", "platform.links[2].up", "no node named 'sw9'"});
+}
+
+// sw1 and sw2 name each other upstream: every node has one upstream link, yet they loop.
+TEST_F(Cli, CycleAmongSwitches) {
+  expect_bad_input(bad("cycle.yaml"), {"cycle.yaml:17:", "platform.links[4].down", "cycle"});
+}
+
+// rc0-sw0-gpu1 plus rc0-gpu1 closes a loop too, but the loader sees the second parent first.
+TEST_F(Cli, SecondUpstreamLink) {
+  expect_bad_input(bad("second_upstream.yaml"),
+                   {"second_upstream.yaml:13:", "platform.links[3].down", "already has an upstream link"});
+}
+
+TEST_F(Cli, TcMappedToTwoVcs) {
+  expect_bad_input(bad("tc_two_vcs.yaml"), {"tc_two_vcs.yaml:10:", "platform.links[0].vc_tcs", "TC1", "two VCs"});
+}
+
+TEST_F(Cli, Tc0NotOnVc0) {
+  expect_bad_input(bad("tc0_not_vc0.yaml"), {"tc0_not_vc0.yaml:10:", "platform.links[0].vc_tcs", "TC0 must map to VC0"});
+}
+
+// ---- Files ----------------------------------------------------------------------------
+
+TEST_F(Cli, MissingFile) {
+  expect_bad_input(bad("no_such_config.yaml"), {"no_such_config.yaml", "no such file"});
+}
+
+TEST_F(Cli, MissingIncludedPlatform) {
+  expect_bad_input(bad("missing_include.yaml"),
+                   {"missing_include.yaml:2:", "platform:", "no_such_platform.yaml", "does not exist"});
+}
+
+TEST_F(Cli, EmptyFile) {
+  ASSERT_EQ(fs::file_size(bad("empty.yaml")), 0u);
+  expect_bad_input(bad("empty.yaml"), {"empty.yaml", "empty"});
+}
+
+TEST_F(Cli, UnparsableFile) {
+  expect_bad_input(bad("unparsable.yaml"), {"unparsable.yaml:4:", "YAML syntax error"});
+}
+
+// ---- Command-line overrides -----------------------------------------------------------
+
+// The value comes from -s, so there is no line to give; the key lives in the platform file.
+TEST_F(Cli, OverrideOutOfRange) {
+  expect_bad_input(config("default.yaml"), {"seed000_fig2.yaml", "platform.links[0].gen", "must be in [1, 5]", "got 9"},
+                   {"-s", "platform.links.0.gen=9"});
+}
+
+TEST_F(Cli, OverrideWithoutEquals) {
+  expect_bad_input(config("default.yaml"), {"default.yaml", "-s platform.links.0.gen", "expected dotted.key=value"},
+                   {"-s", "platform.links.0.gen"});
+}
+
+TEST_F(Cli, OverrideOfMissingListElement) {
+  expect_bad_input(config("default.yaml"), {"default.yaml", "-s platform.links.sw9-gpu0.gen=4", "no list element 'sw9-gpu0'"},
+                   {"-s", "platform.links.sw9-gpu0.gen=4"});
+  expect_bad_input(config("default.yaml"), {"default.yaml", "no list element '99999999999999999999'"},
+                   {"-s", "apps.99999999999999999999.tc=1"});
+}
+
+TEST_F(Cli, OverrideOfUnknownKey) {
+  expect_bad_input(config("default.yaml"), {"default.yaml", "sim.speed", "unknown key"}, {"-s", "sim.speed=3"});
+}
+
+// --sim-time is checked by the command line before the config is read: the message names
+// the option instead of a file.
+TEST_F(Cli, BadSimTime) {
+  expect_bad_input(config("default.yaml"), {"--sim-time 5parsecs", "expected a positive time"}, {"--sim-time", "5parsecs"});
+  expect_bad_input(config("default.yaml"), {"--sim-time 0", "expected a positive time"}, {"--sim-time", "0"});
+}
+
+// ---- Good input -----------------------------------------------------------------------
+
+TEST_F(Cli, HelpExitsZero) {
+  const Result r = run({"--help"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("usage: pcie-arbsim run CONFIG"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, RunWritesResultsAndVcd) {
+  const Result r = run({"run", config("default.yaml"), "--out", "out", "--vcd", "out/w.vcd"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* f : {"results.json", "run.json", "config.effective.yaml", "w.vcd"})
+    EXPECT_TRUE(fs::exists(dir_ / "out" / f)) << f;
+  EXPECT_NE(slurp(dir_ / "out" / "results.json").find("\"apps\""), std::string::npos);
+  const std::string vcd = slurp(dir_ / "out" / "w.vcd");
+  const std::string header = vcd.substr(0, vcd.find("$enddefinitions"));
+  EXPECT_NE(header.find("$timescale"), std::string::npos);
+  EXPECT_NE(header.find("$var"), std::string::npos);
+  EXPECT_NE(r.out.find("results: out/results.json"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, SameConfigTwiceGivesIdenticalResults) {
+  ASSERT_EQ(run({"run", config("default.yaml"), "--out", "a"}).code, 0);
+  ASSERT_EQ(run({"run", config("default.yaml"), "--out", "b"}).code, 0);
+  const std::string a = slurp(dir_ / "a" / "results.json");
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, slurp(dir_ / "b" / "results.json"));
+  const Result other = run({"run", config("default.yaml"), "--out", "c", "--seed", "7"});
+  ASSERT_EQ(other.code, 0) << other.err;
+  EXPECT_NE(slurp(dir_ / "c" / "results.json").find("\"seed\": 7"), std::string::npos);
+}
+
+// The printed effective config is itself a valid config, and resolves to the same text.
+TEST_F(Cli, ValidatePrintsAConfigThatValidates) {
+  const Result r = run({"validate", config("default.yaml")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("default.yaml: ok"), std::string::npos) << r.err;
+  std::ofstream(dir_ / "effective.yaml") << r.out;
+  const Result again = run({"validate", (dir_ / "effective.yaml").string()});
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.out, r.out);
+}
+
+// -s reaches list elements by index or by name (a link's default name is "up-down").
+TEST_F(Cli, OverrideByIndexAndName) {
+  const Result r = run({"validate", config("default.yaml"), "-s", "platform.links.rc0-sw0.gen=4", "-s",
+                        "platform.links.1.width=8", "-s", "apps.mt.iterations=3"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"name: rc0-sw0", "gen: 4"}, {"name: rc0-sw1", "width: 8"}, {"name: mt", "iterations: 3"}};
+  for (const auto& [element, value] : expected) {
+    int seen = 0;
+    for (const std::string& l : lines(r.out))
+      if (l.find(element) != std::string::npos) {
+        ++seen;
+        EXPECT_NE(l.find(value), std::string::npos) << l;
+      }
+    EXPECT_EQ(seen, 1) << element;
+  }
+}
+
+// The annotated example of docs/config.md.
+TEST_F(Cli, FullExampleValidates) {
+  const Result r = run({"validate", config("examples/full.yaml")});
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+}  // namespace

@@ -83,6 +83,7 @@ void parse_tc_map(const Reader& r, LinkCfg& l) {
       for (int tc = v; tc < kNumTcs; tc += l.vcs) tcs.push_back(tc);
       m.push_back(tcs);
     }
+    m.SetStyle(YAML::EmitterStyle::Flow);  // one line in config.effective.yaml
     r.node()["vc_tcs"] = m;
   }
   const YAML::Node m = r.node()["vc_tcs"];

@@ -60,9 +60,9 @@ void Gpu::copy_finished() {
 
 void Gpu::update_state() {
   const GpuState next = computing_ ? GpuState::Compute
-                        : copies_active_ > 0 ? GpuState::Copy
                         : copies_waiting_ > 0 ? GpuState::Stalled
-                                              : GpuState::Idle;
+                        : copies_active_ > 0 ? GpuState::Copy
+                                             : GpuState::Idle;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   state_ps_[static_cast<int>(state_)] += (now - since_).to_seconds() * 1e12;
   since_ = now;

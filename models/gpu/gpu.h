@@ -1,8 +1,8 @@
 // A GPU: an endpoint (copy engines, memory as completer) plus one compute engine that runs
-// kernels in order, and the state it is in at every moment, recorded for results and VCD:
-// compute (a kernel runs) > copy (a copy for it is moving) > stalled (a copy is queued
-// behind another command, not yet started) > idle. Seed 000 §2 calls copy/stalled time
-// "GPU stall": the pipeline waits for data.
+// kernels in order, and the state it is in at every moment, recorded for results and VCD,
+// in this precedence: compute (a kernel runs) > stalled (a copy for it waits behind another
+// command on a busy copy engine) > copy (a copy for it is moving) > idle. Seed 000 §2 calls
+// the time without a kernel but with copies pending "GPU stall": copy + stalled here.
 #pragma once
 #include <array>
 #include <deque>

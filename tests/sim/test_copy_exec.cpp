@@ -1,0 +1,47 @@
+// Copy-then-execute on one GPU (seed 000 §1): each iteration copies S bytes in, then runs a
+// kernel of K ns; the next copy starts when the kernel ends. With the H2D time T(S) of
+// tests/sim/test_h2d_copy.cpp (800 ns + wire bytes / 14.21 GB/s), N iterations take
+// N x (T(S) + K), the GPU computes N x K and copies N x T(S), and its four state times add
+// up to the simulated time.
+#include <cmath>
+#include <gtest/gtest.h>
+#include "tests/sim/sim_helpers.h"
+
+using namespace arbsim;
+using namespace arbsim::test;
+
+TEST(CopyExec, IterationTimelineMatchesHandWorkedSum) {
+  const double s = 262144, k = 50000, n = 10;
+  const std::string yaml = two_gpu_platform() +
+                           "apps:\n  - {name: c, type: copy_exec, gpu: gpu0, h2d_bytes: 256KiB, kernel_ns: 50000,"
+                           " iterations: 10}\n";
+  SimOutcome o = run_yaml(yaml);
+  const double t_copy = 800.0 + (s + std::ceil(s / 256.0) * 20.0) / 14.21;
+  const double total = n * (t_copy + k);
+  EXPECT_NEAR(o.results["makespan_ns"].get<double>(), total, 0.01 * total);
+  EXPECT_EQ(app(o, "c")["iterations"].get<int>(), 10);
+  const auto& g = o.results["gpus"][0];
+  EXPECT_NEAR(g["compute_ns"].get<double>(), n * k, 1e-3);
+  EXPECT_NEAR(g["copy_ns"].get<double>(), n * t_copy, 0.01 * n * t_copy);
+  const double sum = g["compute_ns"].get<double>() + g["copy_ns"].get<double>() +
+                     g["stalled_ns"].get<double>() + g["idle_ns"].get<double>();
+  EXPECT_NEAR(sum, o.results["sim_time_ns"].get<double>(), 1e-2);
+  // gpu1 did nothing: idle all the time.
+  EXPECT_NEAR(o.results["gpus"][1]["idle_ns"].get<double>(), o.results["sim_time_ns"].get<double>(), 1e-2);
+}
+
+TEST(CopyExec, QueuedCopyCountsAsStalled) {
+  // Two back-to-back 1 MiB H2D copies on one engine: the second waits (stalled) until the
+  // first has issued its last request (2048 MRds of 512 B with 256 tags: most of the first
+  // copy's time), then moves (copy). No idle gap before the end.
+  const std::string yaml = two_gpu_platform() +
+                           "apps:\n  - {name: s, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 1MiB},"
+                           " count: 2, depth: 2}\n";
+  SimOutcome o = run_yaml(yaml);
+  const auto& g = o.results["gpus"][0];
+  const double one_copy = 800.0 + (1048576.0 + 4096 * 20.0) / 14.21;  // test_h2d_copy.cpp
+  EXPECT_GT(g["stalled_ns"].get<double>(), 0.5 * one_copy);
+  EXPECT_LT(g["stalled_ns"].get<double>(), one_copy);
+  EXPECT_GT(g["copy_ns"].get<double>(), one_copy);
+  EXPECT_NEAR(g["idle_ns"].get<double>(), 0.0, 1e-3);
+}

@@ -166,7 +166,9 @@ tlm::tlm_sync_enum EgressPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm
   sc_assert(ph == tlm::END_REQ);
   (void)ph;
   const TlpExtension& x = as_tlp(gp)->x();
-  CreditReturn r{sc_core::sc_time_stamp() + delay, static_cast<uint8_t>(vc_of(x.tc)),
+  // x.in_vc is the VC this port sent it on (the receiver returns credits before the TLP's
+  // next hop rewrites it), which stays right when the TC/VC map changes meanwhile.
+  CreditReturn r{sc_core::sc_time_stamp() + delay, x.in_vc,
                  credit_class(x.type), credit_cost(x.type, as_tlp(gp)->payload_bytes())};
   auto it = returns_.end();
   while (it != returns_.begin() && std::prev(it)->at > r.at) --it;

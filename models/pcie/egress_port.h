@@ -53,6 +53,10 @@ class EgressPort : public sc_core::sc_module {
   const EgressConfig& config() const { return cfg_; }
   const EgressStats& stats() const { return stats_; }
   int vc_of(uint8_t tc) const { return cfg_.tc_to_vc[tc]; }
+  // Reprograms the TC/VC map at run time (seed 000 §3.2 remapping). TLPs already sent keep
+  // the VC they were sent on (credits return to that VC); queued ones take the new map at
+  // their next arbitration.
+  void set_tc_map(const std::array<uint8_t, kNumTcs>& tc_to_vc) { cfg_.tc_to_vc = tc_to_vc; }
   std::string vc_arbiter_name() const { return vc_arb_->describe(); }
   void trace(sc_core::sc_trace_file* tf, const std::string& prefix);
   // Closes any open credit-stall interval at the end of simulation.

@@ -65,12 +65,21 @@ struct AppCfg {
   double duration_ns = 0;
   double start_ns = 0;
   int tc = 0;
+  double deadline_ns = 0;            // per-transfer deadline (QoS task), 0 = none
   // stream / peer
   bool uniform = false;
   uint64_t size = 0, size_min = 0, size_max = 0;
   double rate_GBps = 0;              // 0 = back to back
   int depth = 2;                     // commands kept queued when back to back
   int64_t count = 0;                 // 0 = until duration_ns
+};
+
+// `driver:` the host driver's TC policy (seed 000: docs/host-policies.md).
+struct DriverCfg {
+  std::string policy = "static";   // static | rr | priority_s | priority_l | qos
+  int starvation_threshold = 0;    // x, on the strict-priority VC arbiters the policy sets
+  double bandwidth_GBps = 0;       // BW of Eq. 3; 0 = the first GPU link's MWr bandwidth
+  double qos_check_ns = 1000;      // how often QoS deadlines are re-predicted
 };
 
 struct SimCfg {
@@ -83,6 +92,7 @@ struct Config {
   std::string file;
   PlatformCfg platform;
   std::vector<AppCfg> apps;
+  DriverCfg driver;
   SimCfg sim;
   YAML::Node effective;              // the tree with overrides applied and defaults filled in
 };

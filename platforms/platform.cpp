@@ -1,5 +1,6 @@
 #include "platforms/platform.h"
 #include <algorithm>
+#include "models/host/seed000_policy.h"
 
 namespace arbsim {
 
@@ -40,7 +41,7 @@ PortSpec Platform::link_port(int node, const PortRef& pr) const {
   s.egress.credits = l.credits;
   s.egress.fc_latency_ns = l.fc_latency_ns;
   const ArbitrationCfg a = effective_arbitration(pf, l, pr.upward);
-  s.egress.vc_arbiter = a.vc;
+  s.egress.vc_arbiter = policy_vc_arbiter(a.vc);
   s.egress.port_arbiter = a.port;
   s.egress.slots = arbitration_slots(pf, topo_, node);
   // Credits return after the UpdateFC latency plus the DLLP's flight back over the link.
@@ -58,6 +59,7 @@ std::vector<PortSpec> Platform::port_specs(int i) const {
       continue;
     }
     PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0, true}, nc.name + "_memory"};
+    m.egress.vc_arbiter = policy_vc_arbiter(m.egress.vc_arbiter);
     m.egress.slots = arbitration_slots(cfg_.platform, topo_, i);
     specs.push_back(m);
   }
@@ -90,6 +92,7 @@ FabricNode* Platform::make_node(int i) {
     p.engines = std::max(1, static_cast<int>(std::count(topo_.root_of.begin(), topo_.root_of.end(), i)));
     p.dma = DmaParams{pf.mps, pf.mrrs, 256, 2};
     PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0}, nc.name};
+    m.egress.vc_arbiter = policy_vc_arbiter(m.egress.vc_arbiter);
     m.egress.slots = Endpoint::arbitration_slots(p);
     owned_.push_back(std::make_unique<Endpoint>((nc.name + "_memory").c_str(), p, m, tracker_));
     memory_[i] = static_cast<Endpoint*>(owned_.back().get());
@@ -163,7 +166,39 @@ void Platform::make_driver() {
     a.h2d_mode = nc.h2d_mode;
     att.push_back(a);
   }
-  driver_ = std::make_unique<Driver>(std::move(att), std::make_unique<StaticTcPolicy>());
+  driver_ = std::make_unique<Driver>("driver", std::move(att), make_policy(), *this);
+}
+
+// Seed 000's policies choose the VC arbitration: round-robin for rr, strict priority (VC7
+// highest) with the optional starvation threshold x for the others. `static` keeps the
+// configured arbiters.
+ArbiterSpec Platform::policy_vc_arbiter(const ArbiterSpec& configured) const {
+  const DriverCfg& d = cfg_.driver;
+  if (d.policy == "static") return configured;
+  ArbiterSpec s;
+  s.type = d.policy == "rr" ? "rr" : "strict";
+  s.starvation_threshold = s.type == "strict" ? d.starvation_threshold : 0;
+  return s;
+}
+
+std::unique_ptr<TcPolicy> Platform::make_policy() const {
+  const DriverCfg& d = cfg_.driver;
+  Seed000Mode mode;
+  if (!parse_seed000_mode(d.policy, &mode)) return std::make_unique<StaticTcPolicy>();
+  double bw = d.bandwidth_GBps;
+  if (bw <= 0) {  // Eq. 3's BW: what one GPU's link moves for large writes
+    const EgressConfig& e = gpus_.front()->egress(0).config();
+    bw = e.link.is_pcie ? pciebench_write_gbps(e.link.pcie, 1 << 20) / 8.0 : e.link.gbytes_per_s;
+  }
+  return std::make_unique<Seed000Policy>(mode, static_cast<int>(gpus_.size()), bw, d.qos_check_ns);
+}
+
+void Platform::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
+  for (const LinkPortInfo& l : link_ports_) {
+    std::array<uint8_t, kNumTcs> m;
+    for (int tc = 0; tc < kNumTcs; ++tc) m[tc] = scale_vc(vc8[tc], l.port->config().vcs);
+    l.port->set_tc_map(m);
+  }
 }
 
 int Platform::gpu_ordinal(const std::string& name) const {

@@ -21,7 +21,7 @@ struct LinkPortInfo {
   EgressPort* port = nullptr;
 };
 
-class Platform {
+class Platform : public FabricControl {
  public:
   explicit Platform(const Config& cfg);
   void trace(sc_core::sc_trace_file* tf);
@@ -35,6 +35,11 @@ class Platform {
   Driver& driver() { return *driver_; }
   bool apps_finished() const;
 
+  // FabricControl (for the driver's TC policy)
+  void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override;
+  uint64_t delivered_bytes(uint64_t transfer) const override { return tracker_.delivered(transfer); }
+  double now_ns() const override { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+
  private:
   FabricNode* make_node(int i);
   std::vector<PortSpec> port_specs(int i) const;
@@ -43,6 +48,8 @@ class Platform {
   void bind(FabricNode& a, int pa, FabricNode& b, int pb);
   void fill_routes(int i);
   void make_driver();
+  std::unique_ptr<TcPolicy> make_policy() const;
+  ArbiterSpec policy_vc_arbiter(const ArbiterSpec& configured) const;
   void make_apps();
   int gpu_ordinal(const std::string& name) const;
 

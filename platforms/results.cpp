@@ -26,6 +26,11 @@ ordered_json app_json(const App& a) {
   j["p50_ns"] = r3(percentile(s.latencies_ns, 0.50));
   j["p99_ns"] = r3(percentile(s.latencies_ns, 0.99));
   j["max_ns"] = r3(s.latencies_ns.empty() ? 0 : *std::max_element(s.latencies_ns.begin(), s.latencies_ns.end()));
+  if (a.config().deadline_ns > 0) {
+    j["deadline_ns"] = r3(a.config().deadline_ns);
+    j["deadlines_met"] = s.deadlines_met;
+    j["deadlines_missed"] = s.deadlines_missed;
+  }
   j["first_issue_ns"] = ns(s.first_issue);
   j["last_done_ns"] = ns(s.last_done);
   return j;
@@ -88,6 +93,7 @@ ordered_json collect_results(Platform& p, const sc_core::sc_time& end) {
   j["schema"] = "pcie-arbsim.results/1";
   j["platform"] = p.config().platform.name;
   j["seed"] = p.config().sim.seed;
+  j["policy"] = p.driver().policy().name();
   j["sim_time_ns"] = ns(end);
   j["makespan_ns"] = ns(makespan);
   j["tlp_hops"] = EgressPort::total_hops();

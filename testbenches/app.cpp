@@ -34,13 +34,16 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   r.tc = cfg_.tc;
   r.flow_id = flow_id_;
   const sc_time start = sc_core::sc_time_stamp();
+  r.deadline_ns = cfg_.deadline_ns > 0 ? start.to_seconds() * 1e9 + cfg_.deadline_ns : 0;
   if (!stats_.issued_any) stats_.first_issue = start;
   stats_.issued_any = true;
   driver_.memcpy(r, [this, bytes, start, then = std::move(then)] {
     const sc_time now = sc_core::sc_time_stamp();
     stats_.bytes += bytes;
     ++stats_.transfers;
-    stats_.latencies_ns.push_back((now - start).to_seconds() * 1e9);
+    const double latency = (now - start).to_seconds() * 1e9;
+    stats_.latencies_ns.push_back(latency);
+    if (cfg_.deadline_ns > 0) ++(latency <= cfg_.deadline_ns ? stats_.deadlines_met : stats_.deadlines_missed);
     stats_.last_done = now;
     then();
   });

@@ -14,6 +14,7 @@ namespace arbsim {
 
 struct AppStats {
   uint64_t bytes = 0, transfers = 0, iterations = 0;
+  uint64_t deadlines_met = 0, deadlines_missed = 0;  // transfers of a QoS app
   std::vector<double> latencies_ns;
   sc_core::sc_time first_issue, last_done;
   bool issued_any = false;

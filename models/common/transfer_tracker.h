@@ -16,6 +16,11 @@ class TransferTracker {
   // `bytes` at `offset` reached their destination; `posted` marks MWr data.
   void deliver(uint64_t id, uint64_t offset, uint64_t bytes, bool posted);
 
+  // Bytes delivered so far of an open transfer (0 once it has completed and closed).
+  uint64_t delivered(uint64_t id) const {
+    auto it = transfers_.find(id);
+    return it == transfers_.end() ? 0 : it->second.delivered;
+  }
   uint64_t injected_bytes() const { return injected_bytes_; }
   uint64_t delivered_bytes() const { return delivered_bytes_; }
   uint64_t duplicate_bytes() const { return duplicate_bytes_; }

@@ -49,7 +49,7 @@ bool DmaEngine::start_next() {
   pending_.pop_front();
   active_->transfer = host_.tracker().open(active_->cmd.bytes, std::move(active_->cmd.on_done));
   host_.tracker().injected(active_->cmd.bytes);
-  if (active_->cmd.on_start) active_->cmd.on_start();
+  if (active_->cmd.on_start) active_->cmd.on_start(active_->transfer);
   return true;
 }
 

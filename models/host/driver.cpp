@@ -11,24 +11,49 @@ const char* to_string(CopyDir d) {
   return "?";
 }
 
-Driver::Driver(std::vector<GpuAttachment> gpus, std::unique_ptr<TcPolicy> policy)
-    : gpus_(std::move(gpus)), policy_(std::move(policy)) {}
+Driver::Driver(sc_core::sc_module_name name, std::vector<GpuAttachment> gpus, std::unique_ptr<TcPolicy> policy,
+               FabricControl& fabric)
+    : sc_core::sc_module(name), gpus_(std::move(gpus)), policy_(std::move(policy)) {
+  policy_->attach(fabric);
+  SC_METHOD(tick);
+  sensitive << tick_event_;
+  dont_initialize();
+}
 
-void Driver::memcpy(const MemcpyRequest& r, std::function<void()> done) {
+bool Driver::response_data(const MemcpyRequest& r) const {
+  return r.dir == CopyDir::H2D && gpus_[r.gpu].h2d_mode == H2dMode::DeviceRead;
+}
+
+void Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
+  r.response_data = response_data(r);
+  const uint64_t id = next_cmd_++;
   CopyCommand c;
   c.bytes = r.bytes;
   c.flow_id = r.flow_id;
   c.tc = static_cast<uint8_t>(policy_->assign_tc(r));
   DmaEngine& e = engine_for(r, c);
   Gpu* g = gpus_[r.gpu].gpu;
-  c.on_start = [g] { g->copy_started(); };
-  c.on_done = [this, g, r, done = std::move(done)] {
+  c.on_start = [this, g, id](uint64_t transfer) {
+    g->copy_started();
+    policy_->on_start(id, transfer);
+  };
+  c.on_done = [this, g, id, done = std::move(done)] {
+    --open_;
     g->copy_finished();
-    policy_->on_complete(r);
+    policy_->on_complete(id);
     if (done) done();
   };
   g->copy_queued();
+  ++open_;
+  policy_->on_submit(id, r);
+  if (policy_->tick_ns() > 0) tick_event_.notify(sc_core::sc_time(policy_->tick_ns(), sc_core::SC_NS));
   e.submit(std::move(c));
+}
+
+void Driver::tick() {
+  if (open_ == 0) return;  // nothing to watch: stop ticking until the next command
+  policy_->on_tick();
+  tick_event_.notify(sc_core::sc_time(policy_->tick_ns(), sc_core::SC_NS));
 }
 
 // H2D by device read uses the GPU's first copy engine, D2H and P2P its last (real GPUs

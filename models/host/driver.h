@@ -1,42 +1,18 @@
 // The host driver: the one place apps issue memcpy commands. It picks the DMA engine that
 // executes a copy (the GPU's copy engine pulls H2D data with MRd, or a host DMA engine
 // pushes it with MWr; D2H and peer copies are MWr from the source GPU), asks its TC policy
-// for the command's traffic class, and reports the copy's lifecycle to the GPU.
-// Policies that re-rank commands at run time (seed 000 §3.2-3.3) plug in as TcPolicy.
+// for the command's traffic class, tells the policy when commands arrive, start and end
+// (seed 000's schedulers re-rank then), and reports each copy's lifecycle to its GPU.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
+#include <systemc>
 #include "models/gpu/gpu.h"
+#include "models/host/tc_policy.h"
 
 namespace arbsim {
-
-enum class CopyDir { H2D, D2H, P2P };
-const char* to_string(CopyDir d);
-
-struct MemcpyRequest {
-  CopyDir dir = CopyDir::H2D;
-  int gpu = 0;        // GPU ordinal (H2D/D2H target, P2P source)
-  int peer = -1;      // P2P destination GPU ordinal
-  uint64_t bytes = 0;
-  int tc = 0;         // the app's requested TC (the static policy keeps it)
-  uint32_t flow_id = 0;
-};
-
-// Chooses a command's TC when it is submitted; told when commands start and finish.
-class TcPolicy {
- public:
-  virtual ~TcPolicy() = default;
-  virtual int assign_tc(const MemcpyRequest& r) = 0;
-  virtual void on_complete(const MemcpyRequest& /*r*/) {}
-};
-
-// Keeps the TC each app asks for.
-class StaticTcPolicy : public TcPolicy {
- public:
-  int assign_tc(const MemcpyRequest& r) override { return r.tc; }
-};
 
 enum class H2dMode { DeviceRead, HostPush };
 
@@ -47,18 +23,25 @@ struct GpuAttachment {
   H2dMode h2d_mode = H2dMode::DeviceRead;
 };
 
-class Driver {
+class Driver : public sc_core::sc_module {
  public:
-  Driver(std::vector<GpuAttachment> gpus, std::unique_ptr<TcPolicy> policy);
-  void memcpy(const MemcpyRequest& r, std::function<void()> done);
+  SC_HAS_PROCESS(Driver);
+  Driver(sc_core::sc_module_name name, std::vector<GpuAttachment> gpus, std::unique_ptr<TcPolicy> policy,
+         FabricControl& fabric);
+  void memcpy(MemcpyRequest r, std::function<void()> done);
   int gpu_count() const { return static_cast<int>(gpus_.size()); }
   Gpu& gpu(int i) { return *gpus_[i].gpu; }
   TcPolicy& policy() { return *policy_; }
+  bool response_data(const MemcpyRequest& r) const;
 
  private:
   DmaEngine& engine_for(const MemcpyRequest& r, CopyCommand& c);
+  void tick();  // SC_METHOD: the policy's periodic re-evaluation while commands are open
   std::vector<GpuAttachment> gpus_;
   std::unique_ptr<TcPolicy> policy_;
+  uint64_t next_cmd_ = 1;
+  int open_ = 0;
+  sc_core::sc_event tick_event_;
 };
 
 }  // namespace arbsim

@@ -1,0 +1,57 @@
+// Seed 000's driver policies (Li et al., IEEE CAL 2019):
+//   rr          Eq. 1 TCs, Eq. 2 VCs (the configured TC mod N_VC maps), round-robin VCs
+//   priority_s  TOS (§3.2): strict priority; responses above requests; fewest remaining
+//               bytes first; ranking and TC/VC remapping redone when a command arrives or
+//               completes
+//   priority_l  the same, most remaining bytes first
+//   qos         QoOS (§3.3): priority_s, plus a destination whose command is predicted by
+//               Eq. 3 to miss its deadline is raised to the top until that command ends
+// The remapping reprograms the TC/VC maps of every egress port (docs/host-policies.md):
+// TCs stay as Eq. 1 assigns them, so TLPs already in flight are re-prioritised at their
+// next arbitration.
+#pragma once
+#include <map>
+#include <string>
+#include "models/host/priority_ranking.h"
+#include "models/host/tc_policy.h"
+
+namespace arbsim {
+
+enum class Seed000Mode { RoundRobin, PriorityS, PriorityL, Qos };
+bool parse_seed000_mode(const std::string& name, Seed000Mode* out);
+
+class Seed000Policy : public TcPolicy {
+ public:
+  // bytes_per_ns: BW of Eq. 3; tick_ns: how often QoS deadlines are re-predicted.
+  Seed000Policy(Seed000Mode mode, int gpus, double bytes_per_ns, double tick_ns);
+
+  void attach(FabricControl& fabric) override { fabric_ = &fabric; }
+  int assign_tc(const MemcpyRequest& r) override;
+  void on_submit(uint64_t cmd, const MemcpyRequest& r) override;
+  void on_start(uint64_t cmd, uint64_t transfer) override;
+  void on_complete(uint64_t cmd) override;
+  double tick_ns() const override { return mode_ == Seed000Mode::Qos ? tick_ns_ : 0; }
+  void on_tick() override { remap(); }
+  const char* name() const override;
+  const std::array<uint8_t, kNumTcs>& current_map() const { return map_; }
+
+ private:
+  struct Command {
+    int dest = 0;
+    uint64_t bytes = 0, transfer = 0;
+    double deadline_ns = 0;
+    bool escalated = false;
+  };
+  uint64_t remaining(const Command& c) const;
+  void remap();
+
+  Seed000Mode mode_;
+  int gpus_;
+  double bytes_per_ns_, tick_ns_;
+  FabricControl* fabric_ = nullptr;
+  std::map<uint64_t, Command> commands_;
+  std::array<uint8_t, kNumTcs> map_{};
+  bool map_set_ = false;
+};
+
+}  // namespace arbsim

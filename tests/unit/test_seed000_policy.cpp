@@ -1,0 +1,110 @@
+// Seed000Policy against a fake fabric: which TC each command gets (Eq. 1), when the map is
+// reprogrammed (command arrival and completion, seed 000 §3.2), and QoS escalation by
+// Eq. 3 (§3.3), on hand-worked sequences.
+#include <gtest/gtest.h>
+#include <map>
+#include "models/host/seed000_policy.h"
+
+using namespace arbsim;
+
+namespace {
+
+class FakeFabric : public FabricControl {
+ public:
+  void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override {
+    map = vc8;
+    ++updates;
+  }
+  uint64_t delivered_bytes(uint64_t transfer) const override {
+    auto it = delivered.find(transfer);
+    return it == delivered.end() ? 0 : it->second;
+  }
+  double now_ns() const override { return now; }
+  std::array<uint8_t, kNumTcs> map{};
+  int updates = 0;
+  std::map<uint64_t, uint64_t> delivered;
+  double now = 0;
+};
+
+MemcpyRequest h2d(int gpu, uint64_t bytes, double deadline = 0) {
+  MemcpyRequest r;
+  r.dir = CopyDir::H2D;
+  r.gpu = gpu;
+  r.bytes = bytes;
+  r.response_data = true;
+  r.deadline_ns = deadline;
+  return r;
+}
+
+}  // namespace
+
+TEST(Seed000Policy, Eq1TcForReadsWritesAndPeers) {
+  Seed000Policy p(Seed000Mode::RoundRobin, 4, 10.0, 0);
+  EXPECT_EQ(p.assign_tc(h2d(2, 100)), 5);  // device read: data are completions, ID_T = 1
+  MemcpyRequest w = h2d(2, 100);
+  w.dir = CopyDir::D2H;
+  w.response_data = false;
+  EXPECT_EQ(p.assign_tc(w), 4);
+  MemcpyRequest peer = w;
+  peer.dir = CopyDir::P2P;
+  peer.peer = 3;
+  EXPECT_EQ(p.assign_tc(peer), 6);  // ID_D is the destination GPU
+}
+
+TEST(Seed000Policy, RoundRobinNeverRemaps) {
+  FakeFabric f;
+  Seed000Policy p(Seed000Mode::RoundRobin, 2, 10.0, 0);
+  p.attach(f);
+  p.on_submit(1, h2d(0, 100));
+  p.on_complete(1);
+  EXPECT_EQ(f.updates, 0);
+}
+
+TEST(Seed000Policy, SmallFirstRanksByRemainingBytesAtEachEvent) {
+  FakeFabric f;
+  Seed000Policy p(Seed000Mode::PriorityS, 2, 10.0, 0);
+  p.attach(f);
+  p.on_submit(1, h2d(0, 1000000));  // GPU0: 1 MB
+  p.on_start(1, 11);
+  p.on_submit(2, h2d(1, 100000));   // GPU1: 100 KB -> GPU1 responses on VC7
+  EXPECT_EQ(f.map[3], 7);
+  EXPECT_EQ(f.map[1], 6);
+  // GPU0 has 950 KB delivered: 50 KB left < 100 KB. Nothing changes until an event...
+  f.delivered[11] = 950000;
+  EXPECT_EQ(f.map[3], 7);
+  p.on_submit(3, h2d(1, 1));        // ...an arrival re-ranks: GPU0 first now
+  EXPECT_EQ(f.map[1], 7);
+  EXPECT_EQ(f.map[3], 6);
+}
+
+TEST(Seed000Policy, LargeFirstIsTheReverse) {
+  FakeFabric f;
+  Seed000Policy p(Seed000Mode::PriorityL, 2, 10.0, 0);
+  p.attach(f);
+  p.on_submit(1, h2d(0, 1000000));
+  p.on_submit(2, h2d(1, 100000));
+  EXPECT_EQ(f.map[1], 7);
+  EXPECT_EQ(f.map[3], 6);
+}
+
+TEST(Seed000Policy, QosEscalatesWhenEq3PredictsAMiss) {
+  FakeFabric f;
+  // BW = 10 B/ns. GPU0's 1 MB command needs 100 us alone; its deadline is 150 us.
+  Seed000Policy p(Seed000Mode::Qos, 2, 10.0, 1000);
+  p.attach(f);
+  p.on_submit(1, h2d(0, 1000000, 150000));
+  p.on_start(1, 11);
+  p.on_submit(2, h2d(1, 100000));
+  EXPECT_EQ(f.map[3], 7);  // small first: GPU1 on top
+  f.now = 40000;           // 40 us later nothing delivered: 40 + 100 < 150, still fine
+  p.on_tick();
+  EXPECT_EQ(f.map[3], 7);
+  f.now = 60000;           // 60 + 100 > 150: predicted miss -> GPU0 raised to the top
+  p.on_tick();
+  EXPECT_EQ(f.map[1], 7);
+  f.delivered[11] = 999999;  // stays escalated until its command completes
+  p.on_tick();
+  EXPECT_EQ(f.map[1], 7);
+  p.on_complete(1);
+  EXPECT_EQ(f.map[3], 7);
+}

@@ -5,6 +5,7 @@
 #include <systemc>
 #include <boost/program_options.hpp>
 #include "apps/cli.h"
+#include "apps/sweep.h"
 
 namespace po = boost::program_options;
 using namespace arbsim;
@@ -15,10 +16,12 @@ const char* kUsage =
     "usage: pcie-arbsim run CONFIG [-s key=value ...] [--out DIR] [--vcd FILE] [--sim-time T]\n"
     "                          [--seed N] [--log-level L]\n"
     "       pcie-arbsim validate CONFIG [-s key=value ...]\n"
+    "       pcie-arbsim sweep SPEC [-j N] [--out DIR]\n"
     "       pcie-arbsim --help\n\n"
     "run       simulate CONFIG; writes DIR/results.json, DIR/run.json, DIR/config.effective.yaml,\n"
     "          DIR/sim.log (and the VCD with --vcd); prints a summary. DIR defaults to runs/<name>.\n"
     "validate  check CONFIG and print the resolved config; exit 2 on any error.\n"
+    "sweep     run every run of SPEC (docs/sweeps.md) as parallel processes; DIR/summary.csv.\n"
     "Exit codes: 0 ok, 1 model error, 2 bad input. Config format: docs/config.md.\n";
 
 po::options_description options() {
@@ -30,7 +33,8 @@ po::options_description options() {
       ("vcd", po::value<std::string>(), "write a VCD waveform to FILE")
       ("sim-time", po::value<std::string>(), "stop after T simulated (e.g. 300us, 0.3s; plain number = ns)")
       ("seed", po::value<long long>(), "random seed (sim.seed)")
-      ("log-level", po::value<std::string>(), "trace|debug|info|warn|error|off (sim.log_level)");
+      ("log-level", po::value<std::string>(), "trace|debug|info|warn|error|off (sim.log_level)")
+      ("jobs,j", po::value<int>(), "sweep: runs at a time (default: all cores)");
   return o;
 }
 
@@ -59,6 +63,10 @@ int parse_and_run(int argc, char** argv) {
   if (vm.count("sim-time")) a.sim_time = vm["sim-time"].as<std::string>();
   if (vm.count("seed")) a.seed = vm["seed"].as<long long>();
   if (vm.count("log-level")) a.log_level = vm["log-level"].as<std::string>();
+  if (cmd == "sweep") {
+    SweepArgs sw{a.config, a.out_dir, vm.count("jobs") ? vm["jobs"].as<int>() : 0};
+    return cmd_sweep(sw);
+  }
   if (cmd == "run") return cmd_run(a);
   if (cmd == "validate") return cmd_validate(a);
   std::cerr << "error: unknown command '" << cmd << "'\n" << kUsage;

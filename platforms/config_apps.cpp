@@ -24,11 +24,12 @@ void parse_until(const Reader& r, AppCfg& a, const char* count_key, int64_t* cou
     r.fail(at, std::string("give `") + count_key + "` or `duration_ns` (or both) so the app ends");
   a.start_ns = r.time_ns("start_ns", 0);
   a.tc = r.int_in("tc", 0, 0, kNumTcs - 1);
+  a.deadline_ns = r.has("deadline_ns") ? r.time_ns("deadline_ns", 0) : 0;
 }
 
 void parse_copy_exec(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
-  r.allow({"name", "type", "gpu", "h2d_bytes", "kernel_ns", "d2h_bytes", "iterations", "duration_ns",
-           "start_ns", "tc"});
+  r.allow({"name", "type", "workload", "gpu", "h2d_bytes", "kernel_ns", "d2h_bytes", "iterations",
+           "duration_ns", "start_ns", "tc", "deadline_ns"});
   a.gpu = gpu_ref(r, pf, "gpu");
   a.h2d_bytes = r.need_bytes("h2d_bytes");
   a.kernel_ns = r.time_ns("kernel_ns", 0);
@@ -55,10 +56,10 @@ void parse_size(const Reader& r, AppCfg& a) {
 void parse_stream(const Reader& r, const PlatformCfg& pf, AppCfg& a, bool peer) {
   if (peer)
     r.allow({"name", "type", "gpu", "peer", "size", "rate_GBps", "depth", "count", "duration_ns",
-             "start_ns", "tc"});
+             "start_ns", "tc", "deadline_ns"});
   else
     r.allow({"name", "type", "gpu", "direction", "size", "rate_GBps", "depth", "count", "duration_ns",
-             "start_ns", "tc"});
+             "start_ns", "tc", "deadline_ns"});
   a.gpu = gpu_ref(r, pf, "gpu");
   if (peer) {
     a.direction = CopyDir::P2P;
@@ -96,6 +97,16 @@ std::vector<AppCfg> parse_apps(const Reader& top, const PlatformCfg& pf) {
   }
   if (apps.empty()) top.fail("apps", "a run needs at least one app");
   return apps;
+}
+
+DriverCfg parse_driver(const Reader& r) {
+  r.allow({"policy", "starvation_threshold", "bandwidth_GBps", "qos_check_ns"});
+  DriverCfg d;
+  d.policy = r.one_of("policy", "static", {"static", "rr", "priority_s", "priority_l", "qos"});
+  d.starvation_threshold = r.int_in("starvation_threshold", 0, 0, 1 << 20);
+  d.bandwidth_GBps = r.non_negative("bandwidth_GBps", 0);
+  d.qos_check_ns = r.positive("qos_check_ns", 1000);
+  return d;
 }
 
 SimCfg parse_sim(const Reader& r) {

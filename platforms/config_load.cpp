@@ -134,6 +134,31 @@ std::string include_platform(YAML::Node root, const std::string& path, const std
   return file;
 }
 
+// `workload: NAME` in an app pulls NAME.yaml from a workloads/ folder beside the config or
+// one level up (configs/workloads/); the app's own keys win over the workload's.
+void resolve_workloads(YAML::Node root, const std::string& base_dir, const std::string& path) {
+  const YAML::Node& c = root;
+  if (!c["apps"] || !c["apps"].IsSequence()) return;
+  for (std::size_t i = 0; i < c["apps"].size(); ++i) {
+    YAML::Node app = root["apps"][i];
+    const YAML::Node& ca = app;
+    if (!ca.IsMap() || !ca["workload"]) continue;
+    const std::string name = ca["workload"].Scalar();
+    const std::string key = "apps[" + std::to_string(i) + "].workload";
+    if (name.empty() || name.find('/') != std::string::npos)
+      throw ConfigError(path + ": " + key + ": expected a workload name such as 'sc', got '" + name + "'");
+    fs::path file;
+    for (const char* dir : {"workloads", "../workloads"})
+      if (fs::is_regular_file(fs::path(base_dir) / dir / (name + ".yaml"))) file = fs::path(base_dir) / dir / (name + ".yaml");
+    if (file.empty()) throw ConfigError(path + ": " + key + ": no workload '" + name + "' in workloads/ or ../workloads/");
+    const YAML::Node w = load_file(file.lexically_normal().string());
+    Reader wr(w, "workload", file.string());
+    wr.allow({"name", "description", "h2d_bytes", "d2h_bytes", "kernel_ns"});
+    for (const char* k : {"h2d_bytes", "d2h_bytes", "kernel_ns"})
+      if (w[k] && !ca[k]) app[k] = YAML::Clone(w[k]);
+  }
+}
+
 Config parse_config(const std::string& text, const std::string& path, const std::string& base_dir,
                     const std::vector<std::string>& overrides) {
   Config cfg;
@@ -141,13 +166,15 @@ Config parse_config(const std::string& text, const std::string& path, const std:
   YAML::Node root = parse_text(text, path);
   const std::string platform_file = include_platform(root, path, base_dir);
   for (const std::string& o : overrides) apply_override(root, o, path);
+  resolve_workloads(root, base_dir, path);
 
   Reader top(root, "", path);
-  top.allow({"platform", "apps", "sim", "description"});
+  top.allow({"platform", "apps", "driver", "sim", "description"});
   if (top.has("description")) top.need<std::string>("description");
   if (!top.has("platform")) top.fail("platform", "required key is missing");
   cfg.platform = parse_platform(Reader(root["platform"], "platform", platform_file));
   cfg.sim = parse_sim(top.map("sim"));
+  cfg.driver = parse_driver(top.map("driver"));
   cfg.apps = parse_apps(top, cfg.platform);
   cfg.effective = root;
   return cfg;

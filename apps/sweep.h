@@ -1,0 +1,34 @@
+// `pcie-arbsim sweep SPEC.yaml [-j N] [--out DIR]`: a list or cartesian product of `-s`
+// overrides on one base config, run as parallel local processes. docs/sweeps.md.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace arbsim {
+
+struct SweepRun {
+  std::string id;                       // r0001, r0002, ... in spec order
+  std::vector<std::string> overrides;   // dotted.key=value, common ones first
+  std::vector<std::string> varied;      // the overrides that differ between runs (for the CSV)
+};
+
+struct SweepSpec {
+  std::string file, base;               // base: resolved against the spec's directory
+  std::vector<SweepRun> runs;
+  std::vector<std::string> varied_keys; // CSV columns, in first-seen order
+};
+
+// Reads and expands a spec; throws ConfigError (file, key, line, reason).
+SweepSpec load_sweep_spec(const std::string& path);
+
+struct SweepArgs {
+  std::string spec, out_dir;
+  int jobs = 0;  // 0 = all cores
+};
+
+int cmd_sweep(const SweepArgs& a);
+
+// One shell-quoted command line that runs `r` on its own (the cluster-backend contract).
+std::string sweep_command(const std::string& exe, const SweepSpec& s, const SweepRun& r, const std::string& out);
+
+}  // namespace arbsim

@@ -49,6 +49,7 @@ struct PlatformCfg {
   std::string name;
   int mps = 256, mrrs = 512, completion_bytes = 256;
   DllpModel dllp = DllpModel::PcieBench;
+  H2dMode h2d_mode = H2dMode::DeviceRead;  // default of every GPU
   ArbitrationCfg arbitration;
   std::vector<NodeCfg> nodes;
   std::vector<LinkCfg> links;

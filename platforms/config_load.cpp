@@ -121,41 +121,71 @@ void apply_override(YAML::Node root, const std::string& spec, const std::string&
   }
 }
 
-// `platform: FILE` includes a platform file, relative to the config's directory. Returns
-// the file platform keys live in (for messages).
+// `platform: FILE` includes a platform file (relative to this config); so does
+// `platform: {include: FILE, KEY: VALUE...}`, whose other keys replace the file's top-level
+// keys (e.g. a scenario that reuses a platform with another h2d_mode). Returns the file
+// platform keys live in (for messages).
 std::string include_platform(YAML::Node root, const std::string& path, const std::string& base_dir) {
   const YAML::Node& c = root;
-  if (!c["platform"] || !c["platform"].IsScalar()) return path;
-  const std::string file = (fs::path(base_dir) / c["platform"].Scalar()).lexically_normal().string();
+  const YAML::Node p = c["platform"];
+  const bool map_include = p && p.IsMap() && p["include"];
+  if (!p || !(p.IsScalar() || map_include)) return path;
+  const YAML::Node name = map_include ? YAML::Node(p["include"]) : p;
+  if (!name.IsScalar())
+    throw ConfigError(path + ":" + std::to_string(name.Mark().line + 1) +
+                      ": platform.include: expected a file name, got " + scalar_text(name));
+  const std::string file = (fs::path(base_dir) / name.Scalar()).lexically_normal().string();
   if (!fs::is_regular_file(file))
-    throw ConfigError(path + ":" + std::to_string(c["platform"].Mark().line + 1) +
+    throw ConfigError(path + ":" + std::to_string(name.Mark().line + 1) +
                       ": platform: included file '" + file + "' does not exist or is not a file");
-  root["platform"] = load_file(file);
+  YAML::Node loaded = load_file(file);
+  if (map_include)
+    for (const auto& kv : p)
+      if (kv.first.Scalar() != "include") loaded[kv.first.Scalar()] = unmarked(kv.second);  // no line of the wrong file
+  root["platform"] = loaded;
   return file;
 }
 
-// `workload: NAME` in an app pulls NAME.yaml from a workloads/ folder beside the config or
-// one level up (configs/workloads/); the app's own keys win over the workload's.
+// The file of workload `name`: workloads/NAME.yaml beside the config, else one level up
+// (configs/workloads/); empty when neither exists.
+fs::path find_workload(const std::string& base_dir, const std::string& name) {
+  for (const char* dir : {"workloads", "../workloads"}) {
+    const fs::path f = (fs::path(base_dir) / dir / (name + ".yaml")).lexically_normal();
+    if (fs::is_regular_file(f)) return f;
+  }
+  return {};
+}
+
+// Copies the workload's keys the app lacks into the app. They are checked here, against
+// the workload file and its lines, and copied without marks: merged into the app, a line
+// of the workload file would be reported against the config.
+void merge_workload(YAML::Node app, const fs::path& file) {
+  const Reader w(load_file(file.string()), "workload", file.string());
+  w.allow({"name", "description", "h2d_bytes", "d2h_bytes", "kernel_ns"});
+  if (w.has("h2d_bytes")) w.bytes("h2d_bytes", 1);
+  if (w.has("d2h_bytes")) w.bytes("d2h_bytes", 1);
+  if (w.has("kernel_ns")) w.time_ns("kernel_ns", 0);
+  const YAML::Node& ca = app;
+  for (const char* k : {"h2d_bytes", "d2h_bytes", "kernel_ns"})
+    if (w.has(k) && !ca[k]) app[k] = unmarked(w.node()[k]);
+}
+
+// `workload: NAME` in an app pulls NAME.yaml (find_workload()); the app's own keys win
+// over the workload's.
 void resolve_workloads(YAML::Node root, const std::string& base_dir, const std::string& path) {
   const YAML::Node& c = root;
   if (!c["apps"] || !c["apps"].IsSequence()) return;
   for (std::size_t i = 0; i < c["apps"].size(); ++i) {
-    YAML::Node app = root["apps"][i];
-    const YAML::Node& ca = app;
-    if (!ca.IsMap() || !ca["workload"]) continue;
-    const std::string name = ca["workload"].Scalar();
-    const std::string key = "apps[" + std::to_string(i) + "].workload";
-    if (name.empty() || name.find('/') != std::string::npos)
-      throw ConfigError(path + ": " + key + ": expected a workload name such as 'sc', got '" + name + "'");
-    fs::path file;
-    for (const char* dir : {"workloads", "../workloads"})
-      if (fs::is_regular_file(fs::path(base_dir) / dir / (name + ".yaml"))) file = fs::path(base_dir) / dir / (name + ".yaml");
-    if (file.empty()) throw ConfigError(path + ": " + key + ": no workload '" + name + "' in workloads/ or ../workloads/");
-    const YAML::Node w = load_file(file.lexically_normal().string());
-    Reader wr(w, "workload", file.string());
-    wr.allow({"name", "description", "h2d_bytes", "d2h_bytes", "kernel_ns"});
-    for (const char* k : {"h2d_bytes", "d2h_bytes", "kernel_ns"})
-      if (w[k] && !ca[k]) app[k] = YAML::Clone(w[k]);
+    const YAML::Node app = c["apps"][i];
+    if (!app.IsMap() || !app["workload"]) continue;
+    const Reader r(app, "apps[" + std::to_string(i) + "]", path);
+    const YAML::Node n = app["workload"];
+    const std::string name = n.IsScalar() ? n.Scalar() : "";
+    if (name.empty() || name.find_first_of("/\\") != std::string::npos)
+      r.fail("workload", "expected a workload name such as 'sc', got " + scalar_text(n));
+    const fs::path file = find_workload(base_dir, name);
+    if (file.empty()) r.fail("workload", "no workload '" + name + "' in workloads/ or ../workloads/");
+    merge_workload(app, file);
   }
 }
 

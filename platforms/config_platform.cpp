@@ -22,10 +22,20 @@ const std::set<std::string> kRawOnlyKeys = {"bandwidth_up_GBps", "bandwidth_down
 bool raw_only(const std::string& k) { return kRawOnlyKeys.count(k) > 0; }
 bool pcie_only(const std::string& k) { return kPcieOnlyKeys.count(k) > 0; }
 
+// `impl` / `arbiter_impl`: cpp, or rtl when this build has the RTL co-simulation (docs/cosim.md).
+std::string parse_impl(const Reader& r, const std::string& key) {
+  const std::string impl = r.one_of(key, "cpp", {"cpp", "rtl"});
+  if (!arbiter_impl_available(impl))
+    r.fail(key, impl + " needs the RTL co-simulation, which this build does not have (Verilator was not "
+                       "found when it was configured; docs/cosim.md)");
+  return impl;
+}
+
 ArbiterSpec parse_arbiter(const Reader& r) {
-  r.allow({"type", "weights", "phases", "starvation_threshold"});
+  r.allow({"type", "weights", "phases", "starvation_threshold", "impl"});
   ArbiterSpec s;
   s.type = r.one_of("type", "rr", {"rr", "strict", "wrr"});
+  if (r.has("impl")) s.impl = parse_impl(r, "impl");  // else the platform's arbiter_impl
   if (r.has("weights")) s.weights = r.need<std::vector<int>>("weights");
   if (r.has("phases")) s.phases = r.need<std::vector<int>>("phases");
   s.starvation_threshold = r.int_in("starvation_threshold", 0, 0, 1 << 20);
@@ -138,32 +148,35 @@ const ArbitrationCfg& arbitration_base(const PlatformCfg& pf, const std::string&
   return n && n->arbitration ? *n->arbitration : pf.arbitration;
 }
 
+// The keys that differ by `kind`: a PCIe link's generation and width, or a raw link's rates.
+void parse_link_kind(const Reader& r, const PlatformCfg& pf, LinkCfg& l) {
+  l.raw = r.one_of("kind", "pcie", {"pcie", "raw"}) == "raw";
+  if (l.raw) {
+    r.allow({"name", "up", "down", "kind", "bandwidth_up_GBps", "bandwidth_down_GBps", "latency_ns",
+             "vcs", "vc_tcs", "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
+    l.up_GBps = r.number_in("bandwidth_up_GBps", 10, kMinGBps, kMaxGBps);
+    l.down_GBps = r.number_in("bandwidth_down_GBps", 10, kMinGBps, kMaxGBps);
+    return;
+  }
+  r.allow({"name", "up", "down", "kind", "gen", "width", "ecrc", "latency_ns", "vcs", "vc_tcs",
+           "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
+  l.pcie.gen = r.int_in("gen", 3, 1, 5);
+  l.pcie.width = r.get<int>("width", 16);
+  if (!valid_width(l.pcie.width))
+    r.fail("width", "must be one of 1, 2, 4, 8, 16, 32 lanes, got " + std::to_string(l.pcie.width));
+  l.pcie.ecrc = r.get<bool>("ecrc", false);
+  l.pcie.mps = pf.mps;
+  l.pcie.dllp = pf.dllp;
+}
+
 LinkCfg parse_link(const Reader& r, const PlatformCfg& pf) {
   LinkCfg l;
   l.key = r.path();
-  l.raw = r.one_of("kind", "pcie", {"pcie", "raw"}) == "raw";
-  if (l.raw)
-    r.allow({"name", "up", "down", "kind", "bandwidth_up_GBps", "bandwidth_down_GBps", "latency_ns",
-             "vcs", "vc_tcs", "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
-  else
-    r.allow({"name", "up", "down", "kind", "gen", "width", "ecrc", "latency_ns", "vcs", "vc_tcs",
-             "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
+  parse_link_kind(r, pf, l);
   l.up = r.need<std::string>("up");
   l.down = r.need<std::string>("down");
   if (r.has("name")) r.check_name("name", r.need<std::string>("name"));
   l.name = r.get<std::string>("name", l.up + "-" + l.down);
-  if (l.raw) {
-    l.up_GBps = r.number_in("bandwidth_up_GBps", 10, kMinGBps, kMaxGBps);
-    l.down_GBps = r.number_in("bandwidth_down_GBps", 10, kMinGBps, kMaxGBps);
-  } else {
-    l.pcie.gen = r.int_in("gen", 3, 1, 5);
-    l.pcie.width = r.get<int>("width", 16);
-    if (!valid_width(l.pcie.width))
-      r.fail("width", "must be one of 1, 2, 4, 8, 16, 32 lanes, got " + std::to_string(l.pcie.width));
-    l.pcie.ecrc = r.get<bool>("ecrc", false);
-    l.pcie.mps = pf.mps;
-    l.pcie.dllp = pf.dllp;
-  }
   l.latency_ns = r.time_ns("latency_ns", 20);  // PHY + data link per hop (pcie-facts.md §5)
   l.vcs = r.int_in("vcs", 1, 1, kMaxVcs);
   parse_tc_map(r, l);
@@ -188,7 +201,8 @@ NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
     n.copy_engines = r.int_in("copy_engines", 2, 1, 16);
     n.tags = r.int_in("tags", 256, 1, 768);
     n.read_latency_ns = r.time_ns("read_latency_ns", 300);
-    n.h2d_mode = r.one_of("h2d_mode", "read", {"read", "push"}) == "push" ? H2dMode::HostPush
+    n.h2d_mode = r.one_of("h2d_mode", pf.h2d_mode == H2dMode::HostPush ? "push" : "read", {"read", "push"}) == "push"
+                     ? H2dMode::HostPush
                                                                           : H2dMode::DeviceRead;
   } else {
     if (n.type == "root_complex")
@@ -223,10 +237,12 @@ void check_link_defaults(const Reader& d) {
 }
 
 void parse_fabric_settings(const Reader& r, PlatformCfg& pf) {
-  r.allow({"name", "description", "mps", "mrrs", "completion", "rcb", "dllp_model", "defaults",
-           "arbitration", "nodes", "links"});
+  r.allow({"name", "description", "mps", "mrrs", "completion", "rcb", "dllp_model", "h2d_mode", "defaults",
+           "arbitration", "arbiter_impl", "nodes", "links"});
   if (r.has("description")) r.need<std::string>("description");
   pf.name = r.get<std::string>("name", "platform");
+  // Default H2D mode of every GPU: device read (MRd by the GPU's copy engine) or host push.
+  pf.h2d_mode = r.one_of("h2d_mode", "read", {"read", "push"}) == "push" ? H2dMode::HostPush : H2dMode::DeviceRead;
   pf.mps = r.get<int>("mps", 256);
   if (!valid_payload_size(pf.mps)) r.fail("mps", "must be 128, 256, 512, 1024, 2048 or 4096");
   pf.mrrs = r.get<int>("mrrs", 512);
@@ -238,7 +254,15 @@ void parse_fabric_settings(const Reader& r, PlatformCfg& pf) {
   const std::string dllp = r.get<std::string>("dllp_model", "pcie-bench");
   if (!parse_dllp_model(dllp, &pf.dllp)) r.fail("dllp_model", "must be pcie-bench, lane-scaled or none");
   if (r.has("defaults")) check_link_defaults(r.map("defaults"));
-  pf.arbitration = parse_arbitration(r.map("arbitration"), ArbitrationCfg{});
+  // The platform's arbiters are the last fallback, so both are always parsed: their
+  // defaults (rr) then show in the effective config.
+  // The implementation of every arbiter that names none, including those the platform
+  // builds itself (--arbiter-impl sets it).
+  set_default_arbiter_impl(parse_impl(r, "arbiter_impl"));
+  const Reader a = r.map("arbitration");
+  a.allow({"vc_arbiter", "port_arbiter"});
+  pf.arbitration.vc = parse_arbiter(a.map("vc_arbiter"));
+  pf.arbitration.port = parse_arbiter(a.map("port_arbiter"));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "platforms/platform.h"
 #include <algorithm>
 #include "models/host/seed000_policy.h"
+#include "models/pcie/root_complex.h"
 
 namespace arbsim {
 
@@ -83,21 +84,31 @@ FabricNode* Platform::make_node(int i) {
     owned_.push_back(std::move(g));
     return owned_.back().get();
   }
-  owned_.push_back(std::make_unique<Switch>(nc.name.c_str(), SwitchParams{nc.latency_ns, nc.store_and_forward}, ports));
-  FabricNode* sw = owned_.back().get();
-  if (nc.type == "root_complex") {
-    // Host memory: a completer behind the RC, with one host DMA engine per GPU below it
-    // (for host-pushed H2D copies).
-    p.read_latency_ns = nc.memory_read_latency_ns;
-    p.engines = std::max(1, static_cast<int>(std::count(topo_.root_of.begin(), topo_.root_of.end(), i)));
-    p.dma = DmaParams{pf.mps, pf.mrrs, 256, 2};
-    PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0}, nc.name};
-    m.egress.vc_arbiter = policy_vc_arbiter(m.egress.vc_arbiter);
-    m.egress.slots = Endpoint::arbitration_slots(p);
-    owned_.push_back(std::make_unique<Endpoint>((nc.name + "_memory").c_str(), p, m, tracker_));
-    memory_[i] = static_cast<Endpoint*>(owned_.back().get());
+  const SwitchParams sp{nc.latency_ns, nc.store_and_forward};
+  if (nc.type == "switch") {
+    owned_.push_back(std::make_unique<Switch>(nc.name.c_str(), sp, ports));
+    return owned_.back().get();
   }
-  return sw;
+  // Root complex: host DMA engines (one per GPU below it, for host-pushed H2D copies) in
+  // the crossbar, and host memory as a completer on an internal port.
+  RootComplexParams rp;
+  rp.engines = host_engines(i);
+  rp.requester_id = endpoint_requester_id(topo_.endpoint_of_node[i]);
+  rp.dma = DmaParams{pf.mps, pf.mrrs, 256, 2};
+  owned_.push_back(std::make_unique<RootComplex>(nc.name.c_str(), sp, ports, rp, tracker_));
+  FabricNode* rc = owned_.back().get();
+  p.read_latency_ns = nc.memory_read_latency_ns;
+  p.engines = 0;
+  PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0}, nc.name};
+  m.egress.vc_arbiter = policy_vc_arbiter(m.egress.vc_arbiter);
+  m.egress.slots = Endpoint::arbitration_slots(p);
+  owned_.push_back(std::make_unique<Endpoint>((nc.name + "_memory").c_str(), p, m, tracker_));
+  memory_[i] = static_cast<Endpoint*>(owned_.back().get());
+  return rc;
+}
+
+int Platform::host_engines(int rc) const {
+  return host_dma_engines(cfg_.platform, topo_, rc);
 }
 
 // Binds every link once (from its upper end), and the RC-memory port; records each link
@@ -162,7 +173,7 @@ void Platform::make_driver() {
     GpuAttachment a;
     a.gpu = gpus_[att.size()];
     a.host_memory = memory_[rc];
-    a.host_engine = next_host_engine[rc]++;
+    a.host_dma = &static_cast<RootComplex*>(node_[rc])->engine(next_host_engine[rc]++);
     a.h2d_mode = nc.h2d_mode;
     att.push_back(a);
   }

@@ -43,6 +43,7 @@ class Platform : public FabricControl {
  private:
   FabricNode* make_node(int i);
   std::vector<PortSpec> port_specs(int i) const;
+  int host_engines(int rc) const;
   PortSpec link_port(int node, const PortRef& pr) const;
   void bind_ports(int i);
   void bind(FabricNode& a, int pa, FabricNode& b, int pb);

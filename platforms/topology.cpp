@@ -1,4 +1,5 @@
 #include "platforms/topology.h"
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -135,9 +136,18 @@ ArbitrationCfg effective_arbitration(const PlatformCfg& pf, const LinkCfg& link,
 
 // Switches and root complexes arbitrate among their ports (a root complex's memory port
 // included); a GPU among its completer and copy engines (models/pcie/endpoint.h).
+int host_dma_engines(const PlatformCfg& pf, const Topology& topo, int rc) {
+  int gpus = 0;
+  for (std::size_t n = 0; n < pf.nodes.size(); ++n)
+    gpus += topo.root_of[n] == rc && pf.nodes[n].type == "gpu";
+  return std::max(1, gpus);
+}
+
 int arbitration_slots(const PlatformCfg& pf, const Topology& topo, int node) {
-  if (pf.nodes[node].type == "gpu") return 1 + pf.nodes[node].copy_engines;
-  return static_cast<int>(topo.ports[node].size());
+  const std::string& type = pf.nodes[node].type;
+  if (type == "gpu") return 1 + pf.nodes[node].copy_engines;
+  const int ports = static_cast<int>(topo.ports[node].size());
+  return type == "root_complex" ? ports + host_dma_engines(pf, topo, node) : ports;
 }
 
 const NodeCfg* PlatformCfg::node(const std::string& name) const {

@@ -32,7 +32,11 @@ Topology build_topology(const Reader& r, const PlatformCfg& pf);
 void check_topology(const Reader& r, const PlatformCfg& pf);
 // The arbitration at the egress that sends over `link` upward (or downward).
 ArbitrationCfg effective_arbitration(const PlatformCfg& pf, const LinkCfg& link, bool upward);
-// Requesters each egress port of `node` arbitrates among.
+// Host DMA engines of a root complex: one per GPU below it (at least one).
+int host_dma_engines(const PlatformCfg& pf, const Topology& topo, int rc);
+// Requesters each egress port of `node` arbitrates among: a switch's ports; a root
+// complex's ports (its memory port last) then its host DMA engines; a GPU's completer
+// then its copy engines.
 int arbitration_slots(const PlatformCfg& pf, const Topology& topo, int node);
 
 }  // namespace arbsim

@@ -16,6 +16,11 @@ class TransferTracker {
   // `bytes` at `offset` reached their destination; `posted` marks MWr data.
   void deliver(uint64_t id, uint64_t offset, uint64_t bytes, bool posted);
 
+  // Would delivering `bytes` more finish transfer `id` (or is it already closed)?
+  bool completes(uint64_t id, uint64_t bytes) const {
+    auto it = transfers_.find(id);
+    return it == transfers_.end() || it->second.delivered + bytes >= it->second.bytes;
+  }
   // Bytes delivered so far of an open transfer (0 once it has completed and closed).
   uint64_t delivered(uint64_t id) const {
     auto it = transfers_.find(id);

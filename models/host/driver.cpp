@@ -65,7 +65,7 @@ DmaEngine& Driver::engine_for(const MemcpyRequest& r, CopyCommand& c) {
       if (a.h2d_mode == H2dMode::HostPush) {
         c.kind = CopyKind::Write;
         c.remote = a.gpu->index();
-        return a.host_memory->engine(a.host_engine);
+        return *a.host_dma;
       }
       c.kind = CopyKind::Read;
       c.remote = a.host_memory->index();

@@ -19,7 +19,7 @@ enum class H2dMode { DeviceRead, HostPush };
 struct GpuAttachment {
   Gpu* gpu = nullptr;
   Endpoint* host_memory = nullptr;  // the host memory this GPU copies from/to
-  int host_engine = 0;              // the host DMA engine that pushes to it
+  DmaEngine* host_dma = nullptr;    // the host DMA engine that pushes to it
   H2dMode h2d_mode = H2dMode::DeviceRead;
 };
 

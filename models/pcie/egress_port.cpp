@@ -72,8 +72,7 @@ void EgressPort::apply_credit_returns(const sc_time& now) {
   while (!returns_.empty() && returns_.front().at <= now) {
     const CreditReturn& r = returns_.front();
     credits_.restore(r.vc, r.cls, r.cost);
-    posted_data_credits_trace_[r.vc] = credits_.data_available(r.vc, CreditClass::Posted);
-    cpl_data_credits_trace_[r.vc] = credits_.data_available(r.vc, CreditClass::Completion);
+    trace_credits(r.vc);
     returns_.pop_front();
   }
 }
@@ -117,13 +116,11 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   const int vc = vc_of(x.tc);
   const uint32_t payload = t->payload_bytes();
   credits_.consume(vc, credit_class(x.type), credit_cost(x.type, payload));
-  posted_data_credits_trace_[vc] = credits_.data_available(vc, CreditClass::Posted);
-  cpl_data_credits_trace_[vc] = credits_.data_available(vc, CreditClass::Completion);
+  trace_credits(vc);
 
   const uint32_t wire = cfg_.link.wire_bytes(x.type, payload);
-  const double ser_ps = cfg_.link.serialize_ps(wire);
   // Cut-through: the tail cannot leave before it has arrived (docs/architecture.md).
-  const sc_time end = std::max(now + from_ps(ser_ps), x.tail_at);
+  const sc_time end = std::max(now + serialization(wire), x.tail_at);
   busy_until_ = end;
   busy_trace_ = true;
   grant_vc_trace_ = vc;
@@ -145,6 +142,20 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   out->nb_transport_fw(*t, phase, delay);
   wake_.notify(end - now);
+}
+
+sc_time EgressPort::serialization(uint32_t wire) {
+  if (wire != last_wire_) {
+    last_wire_ = wire;
+    last_ser_ = from_ps(cfg_.link.serialize_ps(wire));
+  }
+  return last_ser_;
+}
+
+void EgressPort::trace_credits(int vc) {
+  if (!tracing_) return;
+  posted_data_credits_trace_[vc] = credits_.data_available(vc, CreditClass::Posted);
+  cpl_data_credits_trace_[vc] = credits_.data_available(vc, CreditClass::Completion);
 }
 
 void EgressPort::account_stall(bool stalled, const sc_time& now) {
@@ -178,6 +189,7 @@ tlm::tlm_sync_enum EgressPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm
 }
 
 void EgressPort::trace(sc_core::sc_trace_file* tf, const std::string& p) {
+  tracing_ = true;
   sc_core::sc_trace(tf, busy_trace_, p + ".busy");
   sc_core::sc_trace(tf, grant_vc_trace_, p + ".grant_vc");
   for (int v = 0; v < cfg_.vcs; ++v) {

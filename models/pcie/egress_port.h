@@ -84,6 +84,8 @@ class EgressPort : public sc_core::sc_module {
   Candidates collect(const sc_core::sc_time& now);
   void transmit(TlpQueue& q, const sc_core::sc_time& now);
   void account_stall(bool stalled, const sc_core::sc_time& now);
+  void trace_credits(int vc);
+  sc_core::sc_time serialization(uint32_t wire);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay);
 
@@ -105,7 +107,11 @@ class EgressPort : public sc_core::sc_module {
   bool stalling_ = false;
   sc_core::sc_time stall_since_;
   EgressStats stats_;
-  // Traced in VCD.
+  // Most TLPs on a link have the same size: keep the last serialisation time.
+  uint32_t last_wire_ = 0;
+  sc_core::sc_time last_ser_;
+  // Traced in VCD (credit values are only kept up to date when tracing).
+  bool tracing_ = false;
   bool busy_trace_ = false;
   int grant_vc_trace_ = -1;
   std::array<int64_t, kMaxVcs> posted_data_credits_trace_{};

@@ -35,10 +35,23 @@ void Endpoint::on_pop(TlpQueue& q, Tlp* /*t*/) {
 }
 
 // A TLP is usable once its tail has arrived (LCRC checked): store-and-forward into memory.
+// Only what others must see at exactly that time needs an event: the last byte of a write
+// transfer (its completion callback) and the last CplD of a read (it frees a tag). All else
+// is settled when the TLP is handed over, with its effect dated at the tail: credits return
+// after the tail plus the UpdateFC delay, reads are due at tail + read latency, and
+// intermediate data bytes are counted (they cannot complete a transfer). This makes one
+// event per transfer or read request instead of one per TLP.
 void Endpoint::accept(Tlp* t, int /*port*/) {
-  t->x().ready_at = t->x().tail_at;
+  TlpExtension& x = t->x();
+  x.ready_at = x.tail_at;
+  const sc_time now = sc_core::sc_time_stamp();
+  return_credits(0, t, x.tail_at - now);
+  const bool timed = x.type == TlpType::MWr ? tracker_.completes(x.transfer_id, x.byte_count)
+                     : x.type == TlpType::MRd ? false
+                                              : x.cpl_remaining == 0;
+  if (!timed) return consume(t, x.tail_at);
   arrived_.push_back(t);
-  if (arrived_.size() == 1) sink_event_.notify(t->x().ready_at - sc_core::sc_time_stamp());
+  if (arrived_.size() == 1) sink_event_.notify(x.ready_at - now);
 }
 
 void Endpoint::sink() {
@@ -46,13 +59,12 @@ void Endpoint::sink() {
   while (!arrived_.empty() && arrived_.front()->x().ready_at <= now) {
     Tlp* t = arrived_.front();
     arrived_.pop_front();
-    return_credits(0, t);
-    consume(t);
+    consume(t, now);
   }
   if (!arrived_.empty()) sink_event_.notify(arrived_.front()->x().ready_at - now);
 }
 
-void Endpoint::consume(Tlp* t) {
+void Endpoint::consume(Tlp* t, const sc_time& at) {
   const TlpExtension& x = t->x();
   switch (x.type) {
     case TlpType::MWr:
@@ -66,8 +78,9 @@ void Endpoint::consume(Tlp* t) {
       break;
     }
     case TlpType::MRd: {
-      reads_due_.emplace_back(sc_core::sc_time_stamp() + read_latency_, t);
-      if (reads_due_.size() == 1) complete_event_.notify(read_latency_);
+      const sc_time due = at + read_latency_;
+      reads_due_.emplace_back(due, t);
+      if (reads_due_.size() == 1) complete_event_.notify(due - sc_core::sc_time_stamp());
       return;  // released once its completions are built
     }
   }

@@ -45,7 +45,7 @@ class Endpoint : public FabricNode, public QueueOwner, public DmaHost {
  private:
   void sink();       // SC_METHOD: consumes arrived TLPs at their tail time
   void complete();   // SC_METHOD: turns due reads into completions
-  void consume(Tlp* t);
+  void consume(Tlp* t, const sc_core::sc_time& at);
   void emit_completions(Tlp* mrd);
 
   EndpointParams params_;

@@ -23,8 +23,8 @@ tlm::tlm_sync_enum FabricNode::nb_transport_fw(int port, tlm::tlm_generic_payloa
   return tlm::TLM_ACCEPTED;
 }
 
-void FabricNode::return_credits(int port, Tlp* t) {
-  sc_core::sc_time delay = credit_return_[port];
+void FabricNode::return_credits(int port, Tlp* t, const sc_core::sc_time& after) {
+  sc_core::sc_time delay = credit_return_[port] + after;
   tlm::tlm_phase ph = tlm::END_REQ;
   (*in_[port])->nb_transport_bw(*t, ph, delay);
 }

@@ -46,8 +46,8 @@ class FabricNode : public sc_core::sc_module {
   // A TLP arrived on `port` (x.head_at / x.tail_at / x.in_vc are set by the sender).
   virtual void accept(Tlp* t, int port) = 0;
   const IngressConfig& ingress(int p) const { return ingress_[p]; }
-  // The buffer space `t` held on `port` is free: send its credits back to the sender.
-  void return_credits(int port, Tlp* t);
+  // The buffer space `t` held on `port` is free (`after` from now): send its credits back.
+  void return_credits(int port, Tlp* t, const sc_core::sc_time& after = sc_core::SC_ZERO_TIME);
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,

@@ -105,7 +105,8 @@ DriverCfg parse_driver(const Reader& r) {
   d.policy = r.one_of("policy", "static", {"static", "rr", "priority_s", "priority_l", "qos"});
   d.starvation_threshold = r.int_in("starvation_threshold", 0, 0, 1 << 20);
   d.bandwidth_GBps = r.non_negative("bandwidth_GBps", 0);
-  d.qos_check_ns = r.positive("qos_check_ns", 1000);
+  // > 0 and at least the kernel's 1-ps resolution, or the re-check would never advance.
+  d.qos_check_ns = r.number_in("qos_check_ns", 1000, 1e-3, kMaxTimeNs);
   return d;
 }
 

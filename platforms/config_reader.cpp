@@ -38,8 +38,13 @@ std::string Reader::where(const YAML::Node& n) const {
   return m.line >= 0 ? file_ + ":" + std::to_string(m.line + 1) : file_;
 }
 
+// Points at the value; an empty value (`apps:`) has its mark on the token after it, so
+// then at the key.
 void Reader::fail(const std::string& key, const std::string& reason) const {
-  const YAML::Node at = !key.empty() && has(key) ? lookup(key) : node_;
+  YAML::Node at = !key.empty() && has(key) ? lookup(key) : node_;
+  if (!key.empty() && at.IsNull())
+    for (const auto& kv : node_)
+      if (kv.first.Scalar() == key) at = kv.first;
   throw ConfigError(where(at) + ": " + join_key(path_, key) + ": " + reason);
 }
 
@@ -51,14 +56,15 @@ YAML::Node Reader::lookup(const std::string& key) const {
 
 bool Reader::has(const std::string& key) const { return node_.IsMap() && static_cast<bool>(lookup(key)); }
 
+// An empty section (`sim:` with nothing under it) reads as an empty map.
 Reader Reader::map(const std::string& key) const {
-  if (!has(key)) node_[key] = YAML::Node(YAML::NodeType::Map);
+  if (!has(key) || lookup(key).IsNull()) node_[key] = YAML::Node(YAML::NodeType::Map);
   return Reader(node_[key], join_key(path_, key), file_);
 }
 
 std::vector<Reader> Reader::list(const std::string& key) const {
   std::vector<Reader> out;
-  if (!has(key)) return out;
+  if (!has(key) || lookup(key).IsNull()) return out;  // `apps:` with nothing under it: no elements
   YAML::Node seq = lookup(key);
   if (!seq.IsSequence()) fail(key, "expected a list, got " + scalar_text(seq));
   for (std::size_t i = 0; i < seq.size(); ++i)

@@ -26,9 +26,9 @@ class Reader {
   YAML::Node node() const { return node_; }
   bool has(const std::string& key) const;
 
-  // Sub-map at `key` (created empty when absent, so its defaults land in the tree).
+  // Sub-map at `key` (created empty when absent or null, so its defaults land in the tree).
   Reader map(const std::string& key) const;
-  // Elements of the sequence at `key` (empty when absent).
+  // Elements of the sequence at `key` (none when absent or null).
   std::vector<Reader> list(const std::string& key) const;
 
   template <class T> T get(const std::string& key, const T& def) const;

@@ -193,6 +193,19 @@ TEST_F(Cli, Tc0NotOnVc0) {
   expect_bad_input(bad("tc0_not_vc0.yaml"), {"tc0_not_vc0.yaml:10:", "platform.links[0].vc_tcs", "TC0 must map to VC0"});
 }
 
+// ---- Workloads (apps[i].workload: NAME reads workloads/NAME.yaml) ----------------------
+
+TEST_F(Cli, UnknownWorkload) {
+  expect_bad_input(bad("unknown_workload.yaml"),
+                   {"unknown_workload.yaml:4:", "apps[0].workload", "no workload 'no_such_workload'"});
+}
+
+// The bad value is in the workload file, so the message names that file and its line.
+TEST_F(Cli, WorkloadWithBadSize) {
+  expect_bad_input(bad("workload_bad_size.yaml"),
+                   {"workloads/negative.yaml:4:", "workload.h2d_bytes", "positive", "'-64KiB'"});
+}
+
 // ---- Files ----------------------------------------------------------------------------
 
 TEST_F(Cli, MissingFile) {
@@ -305,10 +318,14 @@ TEST_F(Cli, OverrideByIndexAndName) {
   }
 }
 
-// The annotated example of docs/config.md.
+// The annotated example of docs/config.md validates, and the page shows the file as it is.
 TEST_F(Cli, FullExampleValidates) {
   const Result r = run({"validate", config("examples/full.yaml")});
   EXPECT_EQ(r.code, 0) << r.err;
+  const std::string example = slurp(config("examples/full.yaml"));
+  ASSERT_FALSE(example.empty());
+  EXPECT_NE(slurp(kSrc + "/docs/config.md").find("```yaml\n" + example + "```"), std::string::npos)
+      << "docs/config.md must end with a copy of configs/examples/full.yaml";
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // make_arbiter / arbiter_types: turns a config ArbiterSpec (docs/config.md) into an arbiter.
 // Validation lives here so config errors name the spec field at fault.
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -54,6 +55,24 @@ std::unique_ptr<Arbiter> make_wrr(const ArbiterSpec& spec, int n) {
   return std::make_unique<WeightedRoundRobinArbiter>(n, std::move(table));
 }
 
+std::map<std::string, ArbiterImpl>& impls() {
+  static std::map<std::string, ArbiterImpl> m;
+  return m;
+}
+
+std::string& default_impl() {
+  static std::string d = "cpp";
+  return d;
+}
+
+void check_impl(const std::string& name) {
+  if (name == "cpp" || impls().count(name)) return;
+  if (name == "rtl")
+    fail("impl 'rtl' is not available: this build has no RTL co-simulation (Verilator was "
+         "not found when it was configured; docs/cosim.md)");
+  fail("unknown impl '" + name + "' (known: cpp, rtl)");
+}
+
 std::unique_ptr<Arbiter> make_base(const ArbiterSpec& spec, int n) {
   if (spec.type == "rr") return std::make_unique<RoundRobinArbiter>(n);
   if (spec.type == "strict") return std::make_unique<StrictPriorityArbiter>(n);
@@ -69,10 +88,35 @@ const std::vector<std::string>& arbiter_types() {
 
 std::unique_ptr<Arbiter> make_arbiter(const ArbiterSpec& spec, int n_requesters) {
   check_common(spec, n_requesters);
+  const std::string& impl = spec.impl.empty() ? default_impl() : spec.impl;
+  check_impl(impl);
   auto arb = make_base(spec, n_requesters);
   if (spec.starvation_threshold > 0)  // seed 000 §3.2 anti-starvation threshold x
     arb = std::make_unique<StarvationGuard>(std::move(arb), spec.starvation_threshold);
-  return arb;
+  if (impl == "cpp") return arb;
+  return impls().at(impl).make(spec, n_requesters, std::move(arb));
+}
+
+void register_arbiter_impl(const std::string& name, const ArbiterImpl& impl) {
+  if (name.empty() || name == "cpp" || !impl.make)
+    throw std::invalid_argument("register_arbiter_impl: bad implementation '" + name + "'");
+  impls()[name] = impl;
+}
+
+bool arbiter_impl_available(const std::string& name) { return name == "cpp" || impls().count(name) > 0; }
+
+void set_default_arbiter_impl(const std::string& name) {
+  check_impl(name);
+  default_impl() = name;
+}
+
+const std::string& default_arbiter_impl() { return default_impl(); }
+
+bool request_arbiter_waveform(const std::string& impl, const std::string& path) {
+  const auto it = impls().find(impl);
+  if (it == impls().end() || !it->second.waveform) return false;
+  it->second.waveform(path);
+  return true;
 }
 
 }  // namespace arbsim

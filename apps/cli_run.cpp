@@ -54,7 +54,19 @@ std::vector<std::string> all_overrides(const RunArgs& a) {
   if (a.seed >= 0) o.push_back("sim.seed=" + std::to_string(a.seed));
   else if (a.seed != -1) throw ConfigError("--seed: must be >= 0");
   if (!a.log_level.empty()) o.push_back("sim.log_level=" + a.log_level);
+  if (!a.arbiter_impl.empty()) {
+    if (a.arbiter_impl != "cpp" && a.arbiter_impl != "rtl")
+      throw ConfigError("--arbiter-impl " + a.arbiter_impl + ": expected cpp or rtl");
+    o.push_back("platform.arbiter_impl=" + a.arbiter_impl);
+  }
   return o;
+}
+
+// The RTL arbiters' own waveform goes beside the model's: FILE.vcd -> FILE.rtl.vcd.
+std::string rtl_vcd_path(const std::string& vcd) {
+  std::string stem = vcd;
+  if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".vcd") == 0) stem.resize(stem.size() - 4);
+  return stem + ".rtl.vcd";
 }
 
 std::string yaml_text(const YAML::Node& n) {
@@ -132,6 +144,8 @@ int cmd_run(const RunArgs& a) {
     if (!a.vcd.empty() && fs::path(a.vcd).has_parent_path()) fs::create_directories(fs::path(a.vcd).parent_path());
     init_logging(cfg.sim.log_level, (out / "sim.log").string());
     log()->info("config {} -> {}", a.config, out.string());
+    // Written only when some arbiter is an RTL one (docs/cosim.md).
+    if (!a.vcd.empty()) request_arbiter_waveform("rtl", rtl_vcd_path(a.vcd));
     SimOutcome o = simulate(cfg, a.vcd);
     if (o.results["transfers_open"].get<unsigned long long>() > 0)
       log()->warn("{} transfers were still open when the simulation stopped",

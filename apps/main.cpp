@@ -14,8 +14,8 @@ namespace {
 
 const char* kUsage =
     "usage: pcie-arbsim run CONFIG [-s key=value ...] [--out DIR] [--vcd FILE] [--sim-time T]\n"
-    "                          [--seed N] [--log-level L]\n"
-    "       pcie-arbsim validate CONFIG [-s key=value ...]\n"
+    "                          [--seed N] [--log-level L] [--arbiter-impl cpp|rtl]\n"
+    "       pcie-arbsim validate CONFIG [-s key=value ...] [--arbiter-impl cpp|rtl]\n"
     "       pcie-arbsim sweep SPEC [-j N] [--out DIR]\n"
     "       pcie-arbsim --help\n\n"
     "run       simulate CONFIG; writes DIR/results.json, DIR/run.json, DIR/config.effective.yaml,\n"
@@ -34,6 +34,8 @@ po::options_description options() {
       ("sim-time", po::value<std::string>(), "stop after T simulated (e.g. 300us, 0.3s; plain number = ns)")
       ("seed", po::value<long long>(), "random seed (sim.seed)")
       ("log-level", po::value<std::string>(), "trace|debug|info|warn|error|off (sim.log_level)")
+      ("arbiter-impl", po::value<std::string>(),
+       "cpp|rtl: arbiters in C++ or as co-simulated Verilog (platform.arbiter_impl, docs/cosim.md)")
       ("jobs,j", po::value<int>(), "sweep: runs at a time (default: all cores)");
   return o;
 }
@@ -63,6 +65,7 @@ int parse_and_run(int argc, char** argv) {
   if (vm.count("sim-time")) a.sim_time = vm["sim-time"].as<std::string>();
   if (vm.count("seed")) a.seed = vm["seed"].as<long long>();
   if (vm.count("log-level")) a.log_level = vm["log-level"].as<std::string>();
+  if (vm.count("arbiter-impl")) a.arbiter_impl = vm["arbiter-impl"].as<std::string>();
   if (cmd == "sweep") {
     SweepArgs sw{a.config, a.out_dir, vm.count("jobs") ? vm["jobs"].as<int>() : 0};
     return cmd_sweep(sw);

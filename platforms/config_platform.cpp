@@ -26,8 +26,8 @@ bool pcie_only(const std::string& k) { return kPcieOnlyKeys.count(k) > 0; }
 std::string parse_impl(const Reader& r, const std::string& key) {
   const std::string impl = r.one_of(key, "cpp", {"cpp", "rtl"});
   if (!arbiter_impl_available(impl))
-    r.fail(key, impl + " needs the RTL co-simulation, which this build does not have (Verilator was not "
-                       "found when it was configured; docs/cosim.md)");
+    r.fail(key, impl + " needs the RTL co-simulation, which this build does not have (configured without "
+                       "Verilator 5 or with ARBSIM_COSIM=OFF; docs/cosim.md)");
   return impl;
 }
 

@@ -10,6 +10,19 @@ uint64_t TransferTracker::open(uint64_t bytes, std::function<void()> on_done) {
   return id;
 }
 
+bool TransferTracker::deliver_unless_last(uint64_t id, uint64_t offset, uint64_t bytes, bool posted) {
+  auto it = transfers_.find(id);
+  if (it == transfers_.end() || it->second.delivered + bytes >= it->second.bytes) return false;
+  Transfer& t = it->second;
+  if (posted) {
+    if (offset != t.next_posted_offset) ++order_violations_;
+    t.next_posted_offset = offset + bytes;
+  }
+  delivered_bytes_ += bytes;
+  t.delivered += bytes;
+  return true;
+}
+
 void TransferTracker::deliver(uint64_t id, uint64_t offset, uint64_t bytes, bool posted) {
   auto it = transfers_.find(id);
   if (it == transfers_.end()) {  // delivered after completion: a duplicate

@@ -16,11 +16,10 @@ class TransferTracker {
   // `bytes` at `offset` reached their destination; `posted` marks MWr data.
   void deliver(uint64_t id, uint64_t offset, uint64_t bytes, bool posted);
 
-  // Would delivering `bytes` more finish transfer `id` (or is it already closed)?
-  bool completes(uint64_t id, uint64_t bytes) const {
-    auto it = transfers_.find(id);
-    return it == transfers_.end() || it->second.delivered + bytes >= it->second.bytes;
-  }
+  // Delivers like deliver() unless these bytes would finish the transfer (or it is
+  // closed): then nothing happens and it returns false, so the caller can deliver them at
+  // the right time (the completion callback runs then).
+  bool deliver_unless_last(uint64_t id, uint64_t offset, uint64_t bytes, bool posted);
   // Bytes delivered so far of an open transfer (0 once it has completed and closed).
   uint64_t delivered(uint64_t id) const {
     auto it = transfers_.find(id);

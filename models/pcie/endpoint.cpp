@@ -46,9 +46,9 @@ void Endpoint::accept(Tlp* t, int /*port*/) {
   x.ready_at = x.tail_at;
   const sc_time now = sc_core::sc_time_stamp();
   return_credits(0, t, x.tail_at - now);
-  const bool timed = x.type == TlpType::MWr ? tracker_.completes(x.transfer_id, x.byte_count)
-                     : x.type == TlpType::MRd ? false
-                                              : x.cpl_remaining == 0;
+  if (x.type == TlpType::MWr && tracker_.deliver_unless_last(x.transfer_id, x.offset, x.byte_count, true))
+    return t->release();
+  const bool timed = x.type == TlpType::MWr || (x.type != TlpType::MRd && x.cpl_remaining == 0);
   if (!timed) return consume(t, x.tail_at);
   arrived_.push_back(t);
   if (arrived_.size() == 1) sink_event_.notify(x.ready_at - now);

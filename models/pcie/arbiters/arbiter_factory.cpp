@@ -68,8 +68,8 @@ std::string& default_impl() {
 void check_impl(const std::string& name) {
   if (name == "cpp" || impls().count(name)) return;
   if (name == "rtl")
-    fail("impl 'rtl' is not available: this build has no RTL co-simulation (Verilator was "
-         "not found when it was configured; docs/cosim.md)");
+    fail("impl 'rtl' is not available: this build has no RTL co-simulation (configured without "
+         "Verilator 5 or with ARBSIM_COSIM=OFF; docs/cosim.md)");
   fail("unknown impl '" + name + "' (known: cpp, rtl)");
 }
 

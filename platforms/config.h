@@ -81,6 +81,7 @@ struct DriverCfg {
   int starvation_threshold = 0;    // x, on the strict-priority VC arbiters the policy sets
   double bandwidth_GBps = 0;       // BW of Eq. 3; 0 = the first GPU link's MWr bandwidth
   double qos_check_ns = 1000;      // how often QoS deadlines are re-predicted
+  double qos_margin_ns = 2000;     // escalate this long before Eq. 3 predicts the miss
 };
 
 struct SimCfg {

@@ -100,13 +100,14 @@ std::vector<AppCfg> parse_apps(const Reader& top, const PlatformCfg& pf) {
 }
 
 DriverCfg parse_driver(const Reader& r) {
-  r.allow({"policy", "starvation_threshold", "bandwidth_GBps", "qos_check_ns"});
+  r.allow({"policy", "starvation_threshold", "bandwidth_GBps", "qos_check_ns", "qos_margin_ns"});
   DriverCfg d;
   d.policy = r.one_of("policy", "static", {"static", "rr", "priority_s", "priority_l", "qos"});
   d.starvation_threshold = r.int_in("starvation_threshold", 0, 0, 1 << 20);
   d.bandwidth_GBps = r.non_negative("bandwidth_GBps", 0);
   // > 0 and at least the kernel's 1-ps resolution, or the re-check would never advance.
   d.qos_check_ns = r.number_in("qos_check_ns", 1000, 1e-3, kMaxTimeNs);
+  d.qos_margin_ns = r.time_ns("qos_margin_ns", 2 * d.qos_check_ns);
   return d;
 }
 

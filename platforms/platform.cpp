@@ -201,7 +201,7 @@ std::unique_ptr<TcPolicy> Platform::make_policy() const {
     const EgressConfig& e = gpus_.front()->egress(0).config();
     bw = e.link.is_pcie ? pciebench_write_gbps(e.link.pcie, 1 << 20) / 8.0 : e.link.gbytes_per_s;
   }
-  return std::make_unique<Seed000Policy>(mode, static_cast<int>(gpus_.size()), bw, d.qos_check_ns);
+  return std::make_unique<Seed000Policy>(mode, static_cast<int>(gpus_.size()), bw, d.qos_check_ns, d.qos_margin_ns);
 }
 
 void Platform::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {

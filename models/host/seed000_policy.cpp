@@ -15,8 +15,8 @@ bool parse_seed000_mode(const std::string& name, Seed000Mode* out) {
   return false;
 }
 
-Seed000Policy::Seed000Policy(Seed000Mode mode, int gpus, double bytes_per_ns, double tick_ns)
-    : mode_(mode), gpus_(gpus), bytes_per_ns_(bytes_per_ns), tick_ns_(tick_ns) {}
+Seed000Policy::Seed000Policy(Seed000Mode mode, int gpus, double bytes_per_ns, double tick_ns, double margin_ns)
+    : mode_(mode), gpus_(gpus), bytes_per_ns_(bytes_per_ns), tick_ns_(tick_ns), margin_ns_(margin_ns) {}
 
 const char* Seed000Policy::name() const {
   switch (mode_) {
@@ -69,7 +69,8 @@ void Seed000Policy::remap() {
   for (auto& [id, c] : commands_) {
     const uint64_t left = remaining(c);
     // Eq. 3: escalate once the remaining bytes cannot arrive before the deadline.
-    if (mode_ == Seed000Mode::Qos && c.deadline_ns > 0 && now + eq3_transfer_ns(left, bytes_per_ns_) > c.deadline_ns)
+    if (mode_ == Seed000Mode::Qos && c.deadline_ns > 0 &&
+        now + eq3_transfer_ns(left, bytes_per_ns_) + margin_ns_ > c.deadline_ns)
       c.escalated = true;
     DestinationLoad& d = loads[c.dest % gpus_];
     d.remaining += left;

@@ -22,8 +22,10 @@ bool parse_seed000_mode(const std::string& name, Seed000Mode* out);
 
 class Seed000Policy : public TcPolicy {
  public:
-  // bytes_per_ns: BW of Eq. 3; tick_ns: how often QoS deadlines are re-predicted.
-  Seed000Policy(Seed000Mode mode, int gpus, double bytes_per_ns, double tick_ns);
+  // bytes_per_ns: BW of Eq. 3; tick_ns: how often QoS deadlines are re-predicted;
+  // margin_ns: escalate when the prediction comes within this of the deadline (it covers
+  // the time to the next check and the path latency Eq. 3 leaves out).
+  Seed000Policy(Seed000Mode mode, int gpus, double bytes_per_ns, double tick_ns, double margin_ns = 0);
 
   void attach(FabricControl& fabric) override { fabric_ = &fabric; }
   int assign_tc(const MemcpyRequest& r) override;
@@ -47,7 +49,7 @@ class Seed000Policy : public TcPolicy {
 
   Seed000Mode mode_;
   int gpus_;
-  double bytes_per_ns_, tick_ns_;
+  double bytes_per_ns_, tick_ns_, margin_ns_;
   FabricControl* fabric_ = nullptr;
   std::map<uint64_t, Command> commands_;
   std::array<uint8_t, kNumTcs> map_{};

@@ -108,3 +108,20 @@ TEST(Seed000Policy, QosEscalatesWhenEq3PredictsAMiss) {
   p.on_complete(1);
   EXPECT_EQ(f.map[3], 7);
 }
+
+TEST(Seed000Policy, QosMarginEscalatesEarlier) {
+  FakeFabric f;
+  // As above, with a 20 us margin: at 40 us, 40 + 100 + 20 > 150 already.
+  Seed000Policy p(Seed000Mode::Qos, 2, 10.0, 1000, 20000);
+  p.attach(f);
+  p.on_submit(1, h2d(0, 1000000, 150000));
+  p.on_start(1, 11);
+  p.on_submit(2, h2d(1, 100000));
+  EXPECT_EQ(f.map[3], 7);
+  f.now = 25000;  // 25 + 100 + 20 < 150
+  p.on_tick();
+  EXPECT_EQ(f.map[3], 7);
+  f.now = 40000;
+  p.on_tick();
+  EXPECT_EQ(f.map[1], 7);
+}

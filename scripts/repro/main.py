@@ -1,0 +1,31 @@
+"""scripts/reproduce NAME [--out DIR]: the reproductions of the seeds' published results."""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import priority_scheduling  # noqa: E402
+
+REPRODUCTIONS = {
+    "priority-scheduling": priority_scheduling.main,  # seed 000
+}
+
+
+def main():
+    p = argparse.ArgumentParser(prog="scripts/reproduce", description=__doc__)
+    p.add_argument("name", nargs="?", help="one of: " + ", ".join(REPRODUCTIONS))
+    p.add_argument("--out", help="output directory (default runs/repro-NAME)")
+    p.add_argument("--list", action="store_true", help="list the reproductions")
+    a = p.parse_args()
+    if a.list or not a.name:
+        print("\n".join(REPRODUCTIONS))
+        return 0 if a.list else 2
+    if a.name not in REPRODUCTIONS:
+        print(f"unknown reproduction '{a.name}'; known: {', '.join(REPRODUCTIONS)}", file=sys.stderr)
+        return 2
+    return REPRODUCTIONS[a.name](a.out or os.path.join("runs", "repro-" + a.name))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -13,14 +13,17 @@ uint64_t TransferTracker::open(uint64_t bytes, std::function<void()> on_done) {
 bool TransferTracker::deliver_unless_last(uint64_t id, uint64_t offset, uint64_t bytes, bool posted) {
   auto it = transfers_.find(id);
   if (it == transfers_.end() || it->second.delivered + bytes >= it->second.bytes) return false;
-  Transfer& t = it->second;
+  record(it->second, offset, bytes, posted);
+  return true;
+}
+
+void TransferTracker::record(Transfer& t, uint64_t offset, uint64_t bytes, bool posted) {
   if (posted) {
     if (offset != t.next_posted_offset) ++order_violations_;
     t.next_posted_offset = offset + bytes;
   }
   delivered_bytes_ += bytes;
   t.delivered += bytes;
-  return true;
 }
 
 void TransferTracker::deliver(uint64_t id, uint64_t offset, uint64_t bytes, bool posted) {
@@ -30,12 +33,7 @@ void TransferTracker::deliver(uint64_t id, uint64_t offset, uint64_t bytes, bool
     return;
   }
   Transfer& t = it->second;
-  if (posted) {
-    if (offset != t.next_posted_offset) ++order_violations_;
-    t.next_posted_offset = offset + bytes;
-  }
-  delivered_bytes_ += bytes;
-  t.delivered += bytes;
+  record(t, offset, bytes, posted);
   if (t.delivered > t.bytes) duplicate_bytes_ += t.delivered - t.bytes;
   if (t.delivered >= t.bytes) {
     auto done = std::move(t.on_done);

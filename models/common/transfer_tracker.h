@@ -37,6 +37,7 @@ class TransferTracker {
     uint64_t bytes = 0, delivered = 0, next_posted_offset = 0;
     std::function<void()> on_done;
   };
+  void record(Transfer& t, uint64_t offset, uint64_t bytes, bool posted);
   std::unordered_map<uint64_t, Transfer> transfers_;
   uint64_t next_id_ = 1;
   uint64_t injected_bytes_ = 0, delivered_bytes_ = 0, duplicate_bytes_ = 0;

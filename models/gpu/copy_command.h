@@ -14,6 +14,7 @@ struct CopyCommand {
   uint8_t tc = 0;
   int remote = -1;           // endpoint index of the memory read or written
   uint32_t flow_id = 0;
+  double rate_GBps = 0;      // pace the copy at this payload rate (bandwidth allocation); 0 = as fast as it goes
   std::function<void(uint64_t transfer)> on_start;  // the engine took it (TransferTracker id)
   std::function<void()> on_done;   // last byte delivered
 };

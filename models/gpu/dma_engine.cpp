@@ -71,8 +71,13 @@ Tlp* DmaEngine::make_tlp() {
     x.tag = free_tags_.back();
     free_tags_.pop_back();
   }
+  // A paced copy (a static bandwidth share, seed 002 §2.4) releases each TLP only after the
+  // previous one's payload time at that rate; the egress port waits for ready_at.
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  x.inject_time = x.head_at = x.tail_at = x.ready_at = now;
+  const sc_core::sc_time release = std::max(now, a.next_release);
+  if (a.cmd.rate_GBps > 0) a.next_release = release + sc_core::sc_time(chunk / a.cmd.rate_GBps, sc_core::SC_NS);
+  x.inject_time = now;
+  x.head_at = x.tail_at = x.ready_at = release;
   a.issued += chunk;
   return t;
 }

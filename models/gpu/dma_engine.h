@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 #include "models/common/transfer_tracker.h"
-#include "models/gpu/copy_command.h"
+#include "models/gpu/copy_executor.h"
 #include "models/pcie/tlp_queue.h"
 
 namespace arbsim {
@@ -30,10 +30,10 @@ class DmaHost {
   virtual TransferTracker& tracker() = 0;
 };
 
-class DmaEngine : public QueueOwner {
+class DmaEngine : public QueueOwner, public CopyExecutor {
  public:
   DmaEngine(DmaHost& host, int slot, int tag_base, const DmaParams& p);
-  void submit(CopyCommand c);
+  void submit(CopyCommand c) override;
   void on_completion(Tlp* cpld);  // a CplD carrying one of this engine's tags
   bool owns_tag(int tag) const { return tag >= tag_base_ && tag < tag_base_ + params_.tags; }
   TlpQueue& queue() { return queue_; }
@@ -45,6 +45,7 @@ class DmaEngine : public QueueOwner {
     CopyCommand cmd;
     uint64_t transfer = 0;
     uint64_t issued = 0;
+    sc_core::sc_time next_release;  // paced copies: when the next TLP may go
   };
   void refill();
   void fill();

@@ -16,15 +16,15 @@ namespace {
 const std::vector<double> kCapacity = {8, 6, 6, 6, 6};
 
 // Max-min on this star, by hand: n transfers share edge 0, each also capped by its own 6.
-std::vector<double> star_rates(const std::vector<std::vector<int>>& paths) {
-  const double share = std::min(6.0, 8.0 / static_cast<double>(paths.size()));
-  return std::vector<double>(paths.size(), share);
+std::vector<double> star_rates(const std::vector<int>& active) {
+  const double share = std::min(6.0, 8.0 / static_cast<double>(active.size()));
+  return std::vector<double>(active.size(), share);
 }
 
 std::vector<BatchStream> example() {
   std::vector<BatchStream> s;
   const double mb[] = {32e6, 128e6, 128e6, 32e6};
-  for (int i = 0; i < 4; ++i) s.push_back({mb[i], mb[i] / 10.0, {0, 1 + i}, i});
+  for (int i = 0; i < 4; ++i) s.push_back({mb[i], mb[i] / 10.0, {0, 1 + i}, i, {}});
   return s;
 }
 
@@ -55,14 +55,14 @@ TEST(BatchPredictor, TimeDivisionRunsOneTransferAtATime) {
 }
 
 TEST(BatchPredictor, StreamsWithoutTransferOrKernel) {
-  std::vector<BatchStream> s = {{0, 5e6, {}, 0}, {60e6, 0, {0, 1}, 1}};
+  std::vector<BatchStream> s = {{0, 5e6, {}, 0, {}}, {60e6, 0, {0, 1}, 1, {}}};
   const BatchTimeline t = predict_batch(s, star_rates);
   EXPECT_NEAR(t.makespan_ns, 10e6, 1.0);  // 60 MB at 6 GB/s; the 5 ms kernel runs at the end
   EXPECT_NEAR(t.streams[0].kernel_start, 5e6, 1.0);
 }
 
 TEST(BatchPredictor, StreamsOnOneEngineAreMerged) {
-  std::vector<BatchStream> s = {{10e6, 1e6, {0, 1}, 7}, {20e6, 2e6, {0, 1}, 7}, {5e6, 0, {0, 2}, 3}};
+  std::vector<BatchStream> s = {{10e6, 1e6, {0, 1}, 7, {}}, {20e6, 2e6, {0, 1}, 7, {}}, {5e6, 0, {0, 2}, 3, {}}};
   std::vector<int> into;
   const std::vector<BatchStream> m = merge_shared_engines(s, &into);
   ASSERT_EQ(m.size(), 2u);

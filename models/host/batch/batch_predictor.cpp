@@ -19,9 +19,7 @@ class FluidClock {
   // Advances from t towards `until`; returns the new time and appends finished streams.
   double step(double t, double until, std::vector<int>& active, std::vector<int>& finished) {
     if (active.empty()) return until;
-    std::vector<std::vector<int>> paths;
-    for (int i : active) paths.push_back(streams_[i].path);
-    const std::vector<double> r = rates_(paths);
+    const std::vector<double> r = rates_(active);
     double dt = until - t;
     for (std::size_t k = 0; k < active.size(); ++k) dt = std::min(dt, left_[active[k]] / r[k]);
     for (std::size_t k = 0; k < active.size(); ++k) left_[active[k]] -= r[k] * dt;
@@ -109,7 +107,10 @@ BatchTimeline predict_bandwidth_allocation(const std::vector<BatchStream>& strea
   BatchTimeline out;
   for (const BatchStream& s : streams) {
     double rate = kInf;
-    for (int e : s.path) rate = std::min(rate, capacity[e] / users[e]);
+    for (std::size_t k = 0; k < s.path.size(); ++k) {
+      const double w = s.weights.empty() ? 1.0 : s.weights[k];
+      rate = std::min(rate, capacity[s.path[k]] / (users[s.path[k]] * w));
+    }
     StreamTimes t;
     t.copy_end = s.bytes > 0 ? s.bytes / rate : 0;
     t.kernel_start = t.copy_end;

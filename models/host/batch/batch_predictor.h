@@ -19,6 +19,7 @@ struct BatchStream {
   double kernel_ns = 0;    // 0 = no kernel
   std::vector<int> path;   // directed edges the transfer crosses
   int dma_engine = -1;     // streams on one DMA engine are merged (§3.2, special case 1)
+  std::vector<double> weights;  // capacity used on path[k] per byte moved (empty: all 1)
 };
 
 struct StreamTimes {
@@ -30,9 +31,9 @@ struct BatchTimeline {
   std::vector<StreamTimes> streams;
 };
 
-// Rates (bytes/ns) of concurrent transfers with these paths, given per-edge capacities:
+// Rates (bytes/ns) of the streams `active` (indices into the batch) moving concurrently:
 // the interconnect model, normally max-min fair sharing (models/flow/max_min.h).
-using RateModel = std::function<std::vector<double>(const std::vector<std::vector<int>>& paths)>;
+using RateModel = std::function<std::vector<double>(const std::vector<int>& active)>;
 
 enum class BatchMethod { Batch, BandwidthAllocation, TimeDivision };
 const char* to_string(BatchMethod m);

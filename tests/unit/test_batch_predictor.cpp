@@ -70,3 +70,11 @@ TEST(BatchPredictor, StreamsOnOneEngineAreMerged) {
   EXPECT_DOUBLE_EQ(m[0].kernel_ns, 3e6);
   EXPECT_EQ(into, (std::vector<int>{0, 0, 1}));
 }
+
+TEST(BatchPredictor, FixedLatencyDelaysEachDelivery) {
+  // One 60 MB stream at 6 GB/s with a 1 ms delivery latency and a 5 ms kernel: 10 + 1 + 5.
+  std::vector<BatchStream> s = {{60e6, 5e6, {0, 1}, 0, {}, 1e6}};
+  EXPECT_NEAR(predict_batch(s, star_rates).makespan_ns, 16e6, 1.0);
+  EXPECT_NEAR(predict_time_division(s, star_rates).makespan_ns, 16e6, 1.0);
+  EXPECT_NEAR(predict_bandwidth_allocation(s, kCapacity).makespan_ns, 16e6, 1.0);
+}

@@ -62,8 +62,10 @@ BatchTimeline predict_batch(const std::vector<BatchStream>& streams, const RateM
   const int n = static_cast<int>(streams.size());
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return streams[a].kernel_ns < streams[b].kernel_ns; });
+  // On the reversed timeline a transfer's data phase begins once its kernel and its fixed
+  // delivery latency have passed.
+  auto rev_start = [&](int i) { return streams[i].kernel_ns + (streams[i].bytes > 0 ? streams[i].latency_ns : 0); };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rev_start(a) < rev_start(b); });
   std::vector<double> rev_copy_end(n, 0);
   for (int i = 0; i < n; ++i) rev_copy_end[i] = streams[i].kernel_ns;  // no transfer: ends with its kernel
   FluidClock clock(streams, rates);
@@ -79,7 +81,7 @@ BatchTimeline predict_batch(const std::vector<BatchStream>& streams, const RateM
   };
   for (int i : order) {
     if (streams[i].bytes <= 0) continue;
-    drain_until(streams[i].kernel_ns);
+    drain_until(rev_start(i));
     active.push_back(i);
   }
   drain_until(kInf);
@@ -112,7 +114,7 @@ BatchTimeline predict_bandwidth_allocation(const std::vector<BatchStream>& strea
       rate = std::min(rate, capacity[s.path[k]] / (users[s.path[k]] * w));
     }
     StreamTimes t;
-    t.copy_end = s.bytes > 0 ? s.bytes / rate : 0;
+    t.copy_end = s.bytes > 0 ? s.bytes / rate + s.latency_ns : 0;
     t.kernel_start = t.copy_end;
     t.kernel_end = t.kernel_start + s.kernel_ns;
     out.makespan_ns = std::max(out.makespan_ns, t.kernel_end);
@@ -137,9 +139,10 @@ BatchTimeline predict_time_division(const std::vector<BatchStream>& streams, con
     std::vector<int> active, finished;
     if (streams[i].bytes > 0) active.push_back(i);
     while (!active.empty()) t = clock.step(t, kInf, active, finished);
-    s.copy_end = t;
-    s.kernel_start = t;
-    s.kernel_end = t + streams[i].kernel_ns;
+    // The next transfer may start once this one's data has left; it lands latency later.
+    s.copy_end = t + (streams[i].bytes > 0 ? streams[i].latency_ns : 0);
+    s.kernel_start = s.copy_end;
+    s.kernel_end = s.copy_end + streams[i].kernel_ns;
     out.makespan_ns = std::max(out.makespan_ns, s.kernel_end);
   }
   return out;

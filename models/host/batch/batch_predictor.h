@@ -20,6 +20,7 @@ struct BatchStream {
   std::vector<int> path;   // directed edges the transfer crosses
   int dma_engine = -1;     // streams on one DMA engine are merged (§3.2, special case 1)
   std::vector<double> weights;  // capacity used on path[k] per byte moved (empty: all 1)
+  double latency_ns = 0;   // fixed delay from the last byte sent to the last byte delivered
 };
 
 struct StreamTimes {

@@ -8,6 +8,7 @@ namespace arbsim {
 struct RunArgs {
   std::string config, out_dir, vcd, sim_time, log_level;
   std::string arbiter_impl;  // --arbiter-impl: "" (the config's), cpp or rtl
+  std::string fidelity;      // --fidelity: "" (the config's sim.fidelity), packet or flow
   std::vector<std::string> overrides;
   long long seed = -1;
 };

@@ -59,6 +59,11 @@ std::vector<std::string> all_overrides(const RunArgs& a) {
       throw ConfigError("--arbiter-impl " + a.arbiter_impl + ": expected cpp or rtl");
     o.push_back("platform.arbiter_impl=" + a.arbiter_impl);
   }
+  if (!a.fidelity.empty()) {
+    if (a.fidelity != "packet" && a.fidelity != "flow")
+      throw ConfigError("--fidelity " + a.fidelity + ": expected packet or flow");
+    o.push_back("sim.fidelity=" + a.fidelity);
+  }
   return o;
 }
 
@@ -76,9 +81,10 @@ std::string yaml_text(const YAML::Node& n) {
 }
 
 void print_summary(const ordered_json& r, const fs::path& out) {
-  std::printf("pcie-arbsim: %s, simulated %.3f us, makespan %.3f us, %llu TLP hops\n",
+  std::printf("pcie-arbsim: %s, simulated %.3f us, makespan %.3f us, %llu TLP hops%s\n",
               r["platform"].get<std::string>().c_str(), r["sim_time_ns"].get<double>() / 1e3,
-              r["makespan_ns"].get<double>() / 1e3, r["tlp_hops"].get<unsigned long long>());
+              r["makespan_ns"].get<double>() / 1e3, r["tlp_hops"].get<unsigned long long>(),
+              r["fidelity"] == "flow" ? " (flow-level)" : "");
   std::printf("\n%-16s %-8s %14s %6s %10s %12s %12s\n", "app", "gpu", "bytes", "iters", "Gb/s", "p50 us", "p99 us");
   for (const auto& a : r["apps"])
     std::printf("%-16s %-8s %14llu %6llu %10.3f %12.3f %12.3f\n", a["name"].get<std::string>().c_str(),

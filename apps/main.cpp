@@ -14,7 +14,7 @@ namespace {
 
 const char* kUsage =
     "usage: pcie-arbsim run CONFIG [-s key=value ...] [--out DIR] [--vcd FILE] [--sim-time T]\n"
-    "                          [--seed N] [--log-level L] [--arbiter-impl cpp|rtl]\n"
+    "                          [--seed N] [--log-level L] [--arbiter-impl cpp|rtl] [--fidelity packet|flow]\n"
     "       pcie-arbsim validate CONFIG [-s key=value ...] [--arbiter-impl cpp|rtl]\n"
     "       pcie-arbsim sweep SPEC [-j N] [--out DIR]\n"
     "       pcie-arbsim --help\n\n"
@@ -36,6 +36,8 @@ po::options_description options() {
       ("log-level", po::value<std::string>(), "trace|debug|info|warn|error|off (sim.log_level)")
       ("arbiter-impl", po::value<std::string>(),
        "cpp|rtl: arbiters in C++ or as co-simulated Verilog (platform.arbiter_impl, docs/cosim.md)")
+      ("fidelity", po::value<std::string>(),
+       "packet|flow: TLP-level, or fluid flows with max-min fair rates (sim.fidelity, docs/architecture.md)")
       ("jobs,j", po::value<int>(), "sweep: runs at a time (default: all cores)");
   return o;
 }
@@ -66,6 +68,7 @@ int parse_and_run(int argc, char** argv) {
   if (vm.count("seed")) a.seed = vm["seed"].as<long long>();
   if (vm.count("log-level")) a.log_level = vm["log-level"].as<std::string>();
   if (vm.count("arbiter-impl")) a.arbiter_impl = vm["arbiter-impl"].as<std::string>();
+  if (vm.count("fidelity")) a.fidelity = vm["fidelity"].as<std::string>();
   if (cmd == "sweep") {
     SweepArgs sw{a.config, a.out_dir, vm.count("jobs") ? vm["jobs"].as<int>() : 0};
     return cmd_sweep(sw);

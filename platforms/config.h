@@ -25,6 +25,9 @@ struct LinkCfg {
   bool raw = false;                  // raw: bandwidth per direction, no TLP overhead
   PcieLinkParams pcie;
   double up_GBps = 0, down_GBps = 0; // raw links
+  // PCIe links: effective-bandwidth ceilings per direction (payload GB/s of full-size data
+  // TLPs), 0 = none. Seed 002 §4.1: H2D and D2H differ on real machines.
+  double max_up_GBps = 0, max_down_GBps = 0;
   double latency_ns = 0;
   int vcs = 1;
   std::array<uint8_t, kNumTcs> tc_to_vc{};
@@ -34,7 +37,7 @@ struct LinkCfg {
 };
 
 struct NodeCfg {
-  std::string name, type, key;       // type: root_complex | switch | gpu
+  std::string name, type, key;       // type: root_complex | io_hub | switch | gpu
   double latency_ns = 0;             // switch / root-complex crossbar
   bool store_and_forward = false;
   bool voq = false;                  // switch/RC ingress: virtual output queues
@@ -59,6 +62,8 @@ struct PlatformCfg {
 struct AppCfg {
   std::string name, type, key;       // type: copy_exec | stream | peer
   std::string gpu, peer;
+  std::string host;                  // copy_exec/stream: a root complex whose memory is used
+  int host_rc = -1;                  // its ordinal among root complexes; -1 = the GPU's nearest
   CopyDir direction = CopyDir::H2D;
   uint64_t h2d_bytes = 0, d2h_bytes = 0;
   double kernel_ns = 0;
@@ -84,10 +89,15 @@ struct DriverCfg {
   double qos_margin_ns = 2000;     // escalate this long before Eq. 3 predicts the miss
 };
 
+// How the fabric is simulated: TLP by TLP, or as fluid flows with max-min fair rates
+// (docs/architecture.md, "Flow-level mode").
+enum class Fidelity { Packet, Flow };
+
 struct SimCfg {
   double time_ns = 0;                // 0 = until all apps finish
   uint64_t seed = 1;
   std::string log_level = "info";
+  Fidelity fidelity = Fidelity::Packet;
 };
 
 struct Config {

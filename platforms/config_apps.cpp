@@ -1,6 +1,8 @@
 // Parsing `apps:` (traffic testbenches) and `sim:`.
+#include <algorithm>
 #include <set>
 #include "platforms/config_parse.h"
+#include "platforms/topology.h"
 
 namespace arbsim {
 
@@ -12,6 +14,21 @@ std::string gpu_ref(const Reader& r, const PlatformCfg& pf, const std::string& k
   if (!n) r.fail(key, "no node named '" + g + "'");
   if (n->type != "gpu") r.fail(key, "'" + g + "' is a " + n->type + ", not a gpu");
   return g;
+}
+
+// `host:` the socket whose memory an app's copies use (seed 002 §2.1: a remote socket's
+// memory is reached over the inter-socket link). Absent = the GPU's nearest root complex.
+void parse_host(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
+  if (!r.has("host")) return;
+  a.host = r.need<std::string>("host");
+  const int n = node_index(pf, a.host);
+  if (n < 0) r.fail("host", "no node named '" + a.host + "'");
+  if (pf.nodes[n].type != "root_complex")
+    r.fail("host", "'" + a.host + "' is of type " + pf.nodes[n].type + ", not a root complex with host memory");
+  if (tree_root(pf, n) != tree_root(pf, node_index(pf, a.gpu)))
+    r.fail("host", "root complex '" + a.host + "' is not connected to gpu '" + a.gpu + "'");
+  const std::vector<int> rcs = root_complexes(pf);
+  a.host_rc = static_cast<int>(std::find(rcs.begin(), rcs.end(), n) - rcs.begin());
 }
 
 void parse_until(const Reader& r, AppCfg& a, const char* count_key, int64_t* count) {
@@ -28,9 +45,10 @@ void parse_until(const Reader& r, AppCfg& a, const char* count_key, int64_t* cou
 }
 
 void parse_copy_exec(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
-  r.allow({"name", "type", "workload", "gpu", "h2d_bytes", "kernel_ns", "d2h_bytes", "iterations",
+  r.allow({"name", "type", "workload", "gpu", "host", "h2d_bytes", "kernel_ns", "d2h_bytes", "iterations",
            "duration_ns", "start_ns", "tc", "deadline_ns"});
   a.gpu = gpu_ref(r, pf, "gpu");
+  parse_host(r, pf, a);
   a.h2d_bytes = r.need_bytes("h2d_bytes");
   a.kernel_ns = r.time_ns("kernel_ns", 0);
   a.d2h_bytes = r.has("d2h_bytes") ? r.bytes("d2h_bytes", 1) : 0;
@@ -58,9 +76,10 @@ void parse_stream(const Reader& r, const PlatformCfg& pf, AppCfg& a, bool peer) 
     r.allow({"name", "type", "gpu", "peer", "size", "rate_GBps", "depth", "count", "duration_ns",
              "start_ns", "tc", "deadline_ns"});
   else
-    r.allow({"name", "type", "gpu", "direction", "size", "rate_GBps", "depth", "count", "duration_ns",
+    r.allow({"name", "type", "gpu", "host", "direction", "size", "rate_GBps", "depth", "count", "duration_ns",
              "start_ns", "tc", "deadline_ns"});
   a.gpu = gpu_ref(r, pf, "gpu");
+  parse_host(r, pf, a);
   if (peer) {
     a.direction = CopyDir::P2P;
     a.peer = gpu_ref(r, pf, "peer");
@@ -112,13 +131,14 @@ DriverCfg parse_driver(const Reader& r) {
 }
 
 SimCfg parse_sim(const Reader& r) {
-  r.allow({"time_ns", "seed", "log_level"});
+  r.allow({"time_ns", "seed", "log_level", "fidelity"});
   SimCfg s;
   s.time_ns = r.time_ns("time_ns", 0);
   const int64_t seed = r.get<int64_t>("seed", 1);
   if (seed < 0) r.fail("seed", "must be >= 0, got " + std::to_string(seed));
   s.seed = static_cast<uint64_t>(seed);
   s.log_level = r.one_of("log_level", "info", {"trace", "debug", "info", "warn", "error", "off"});
+  s.fidelity = r.one_of("fidelity", "packet", {"packet", "flow"}) == "flow" ? Fidelity::Flow : Fidelity::Packet;
   return s;
 }
 

@@ -189,6 +189,15 @@ void resolve_workloads(YAML::Node root, const std::string& base_dir, const std::
   }
 }
 
+// The flow-level mode shares every link max-min fairly and has no VCs to arbitrate, so
+// seed 000's priority policies (strict-priority VC arbitration, seed 000 §3.2) cannot act
+// there: only static and rr, whose round-robin the max-min share stands for, are accepted.
+void check_flow_policy(const Reader& driver, const Config& cfg) {
+  if (cfg.sim.fidelity != Fidelity::Flow || cfg.driver.policy == "static" || cfg.driver.policy == "rr") return;
+  driver.fail("policy", "policy '" + cfg.driver.policy + "' needs VC arbitration, which sim.fidelity: flow does "
+                        "not model; use static or rr, or sim.fidelity: packet");
+}
+
 Config parse_config(const std::string& text, const std::string& path, const std::string& base_dir,
                     const std::vector<std::string>& overrides) {
   Config cfg;
@@ -205,6 +214,7 @@ Config parse_config(const std::string& text, const std::string& path, const std:
   cfg.platform = parse_platform(Reader(root["platform"], "platform", platform_file));
   cfg.sim = parse_sim(top.map("sim"));
   cfg.driver = parse_driver(top.map("driver"));
+  check_flow_policy(top.map("driver"), cfg);
   cfg.apps = parse_apps(top, cfg.platform);
   cfg.effective = root;
   return cfg;

@@ -16,7 +16,7 @@ constexpr double kMinGBps = 1e-3, kMaxGBps = 1e6;
 
 // Link keys by kind. `defaults.link` may hold keys of both kinds; each link takes only
 // those of its own kind.
-const std::set<std::string> kPcieOnlyKeys = {"gen", "width", "ecrc"};
+const std::set<std::string> kPcieOnlyKeys = {"gen", "width", "ecrc", "max_up_GBps", "max_down_GBps"};
 const std::set<std::string> kRawOnlyKeys = {"bandwidth_up_GBps", "bandwidth_down_GBps"};
 
 bool raw_only(const std::string& k) { return kRawOnlyKeys.count(k) > 0; }
@@ -148,6 +148,16 @@ const ArbitrationCfg& arbitration_base(const PlatformCfg& pf, const std::string&
   return n && n->arbitration ? *n->arbitration : pf.arbitration;
 }
 
+// Optional effective-bandwidth ceilings of a PCIe link, per direction (seed 002 §4.1: the
+// measured H2D and D2H bandwidths differ). Absent = no cap (0), and nothing is written back.
+double parse_cap(const Reader& r, const std::string& key) {
+  if (!r.has(key)) return 0;
+  const double cap = r.get<double>(key, 0);
+  if (!(cap >= kMinGBps && cap <= kMaxGBps))
+    r.fail(key, "an effective-bandwidth cap must be in [0.001, 1e6] GB/s, got " + scalar_text(r.node()[key]));
+  return cap;
+}
+
 // The keys that differ by `kind`: a PCIe link's generation and width, or a raw link's rates.
 void parse_link_kind(const Reader& r, const PlatformCfg& pf, LinkCfg& l) {
   l.raw = r.one_of("kind", "pcie", {"pcie", "raw"}) == "raw";
@@ -158,8 +168,10 @@ void parse_link_kind(const Reader& r, const PlatformCfg& pf, LinkCfg& l) {
     l.down_GBps = r.number_in("bandwidth_down_GBps", 10, kMinGBps, kMaxGBps);
     return;
   }
-  r.allow({"name", "up", "down", "kind", "gen", "width", "ecrc", "latency_ns", "vcs", "vc_tcs",
-           "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
+  r.allow({"name", "up", "down", "kind", "gen", "width", "ecrc", "max_up_GBps", "max_down_GBps", "latency_ns",
+           "vcs", "vc_tcs", "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
+  l.max_up_GBps = parse_cap(r, "max_up_GBps");
+  l.max_down_GBps = parse_cap(r, "max_down_GBps");
   l.pcie.gen = r.int_in("gen", 3, 1, 5);
   l.pcie.width = r.get<int>("width", 16);
   if (!valid_width(l.pcie.width))
@@ -190,12 +202,17 @@ LinkCfg parse_link(const Reader& r, const PlatformCfg& pf) {
   return l;
 }
 
+// Crossbar latency defaults: pcie-facts.md §5 (switch 100-150 ns cut-through; RC + DRAM
+// ~546 ns read RTT). An I/O hub (seed 002 §2.1: it bridges the processor interconnect to
+// PCIe, like Intel's 5520 IOH) is a root complex without memory: the same 50 ns crossbar.
+double default_crossbar_latency_ns(const std::string& type) { return type == "switch" ? 110 : 50; }
+
 NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
   NodeCfg n;
   n.key = r.path();
   n.name = r.need<std::string>("name");
   r.check_name("name", n.name);
-  n.type = r.one_of("type", "switch", {"root_complex", "switch", "gpu"});
+  n.type = r.one_of("type", "switch", {"root_complex", "io_hub", "switch", "gpu"});
   if (n.type == "gpu") {
     r.allow({"name", "type", "copy_engines", "tags", "read_latency_ns", "h2d_mode", "arbitration"});
     n.copy_engines = r.int_in("copy_engines", 2, 1, 16);
@@ -209,8 +226,7 @@ NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
       r.allow({"name", "type", "latency_ns", "forwarding", "voq", "memory", "arbitration"});
     else
       r.allow({"name", "type", "latency_ns", "forwarding", "voq", "arbitration"});
-    // Defaults: pcie-facts.md §5 (switch 100-150 ns cut-through; RC + DRAM ~546 ns read RTT).
-    n.latency_ns = r.time_ns("latency_ns", n.type == "switch" ? 110 : 50);
+    n.latency_ns = r.time_ns("latency_ns", default_crossbar_latency_ns(n.type));
     n.store_and_forward =
         r.one_of("forwarding", "cut_through", {"cut_through", "store_and_forward"}) == "store_and_forward";
     n.voq = r.get<bool>("voq", false);  // ingress virtual output queues (IngressConfig::voq)
@@ -231,8 +247,9 @@ void check_link_defaults(const Reader& d) {
   d.allow({"link"});
   if (!d.has("link")) return;
   const Reader l = d.map("link");
-  l.allow({"kind", "gen", "width", "ecrc", "bandwidth_up_GBps", "bandwidth_down_GBps", "latency_ns", "vcs",
-           "vc_tcs", "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
+  l.allow({"kind", "gen", "width", "ecrc", "max_up_GBps", "max_down_GBps", "bandwidth_up_GBps",
+           "bandwidth_down_GBps", "latency_ns", "vcs", "vc_tcs", "credits", "fc_latency_ns", "arbitration_up",
+           "arbitration_down"});
   if (l.has("kind")) l.one_of("kind", "pcie", {"pcie", "raw"});
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include "models/host/seed000_policy.h"
 #include "models/pcie/root_complex.h"
+#include "platforms/platform_flow.h"
 
 namespace arbsim {
 
@@ -21,22 +22,27 @@ EgressConfig memory_port_config(double gbytes_per_s) {
 
 Platform::Platform(const Config& cfg) : cfg_(cfg) {
   topo_ = build_topology(Reader(cfg_.effective["platform"], "platform", cfg_.file), cfg_.platform);
+  host_engines_.assign(cfg_.platform.nodes.size(), {});
+  if (cfg_.sim.fidelity == Fidelity::Flow) build_flow();
+  else build_packet();
+  make_driver();
+  make_apps();
+}
+
+void Platform::build_packet() {
   const std::size_t n = cfg_.platform.nodes.size();
   node_.assign(n, nullptr);
   memory_.assign(n, nullptr);
   for (std::size_t i = 0; i < n; ++i) node_[i] = make_node(static_cast<int>(i));
   for (std::size_t i = 0; i < n; ++i) bind_ports(static_cast<int>(i));
   for (std::size_t i = 0; i < n; ++i) fill_routes(static_cast<int>(i));
-  make_driver();
-  make_apps();
 }
 
 PortSpec Platform::link_port(int node, const PortRef& pr) const {
   const PlatformCfg& pf = cfg_.platform;
   const LinkCfg& l = pf.links[pr.link];
   PortSpec s;
-  s.egress.link = l.raw ? LinkDirection::make_raw(pr.upward ? l.up_GBps : l.down_GBps, l.latency_ns)
-                        : LinkDirection::make_pcie(l.pcie, l.latency_ns);
+  s.egress.link = link_direction(pf, l, pr.upward);  // PCIe rate lowered to its cap, if any
   s.egress.vcs = l.vcs;
   s.egress.tc_to_vc = l.tc_to_vc;
   s.egress.credits = l.credits;
@@ -79,13 +85,15 @@ FabricNode* Platform::make_node(int i) {
     p.engines = nc.copy_engines;
     p.dma = DmaParams{pf.mps, pf.mrrs, nc.tags, 2};
     auto g = std::make_unique<Gpu>(nc.name.c_str(), p, ports[0], tracker_);
-    gpus_.push_back(g.get());
+    gpus_.push_back(&g->compute());
+    gpu_engines_.emplace_back();
+    for (int e = 0; e < g->engine_count(); ++e) gpu_engines_.back().push_back(&g->engine(e));
     gpu_names_.push_back(nc.name);
     owned_.push_back(std::move(g));
     return owned_.back().get();
   }
   const SwitchParams sp{nc.latency_ns, nc.store_and_forward};
-  if (nc.type == "switch") {
+  if (nc.type == "switch" || nc.type == "io_hub") {  // an I/O hub is a crossbar without memory
     owned_.push_back(std::make_unique<Switch>(nc.name.c_str(), sp, ports));
     return owned_.back().get();
   }
@@ -95,7 +103,9 @@ FabricNode* Platform::make_node(int i) {
   rp.engines = host_engines(i);
   rp.requester_id = endpoint_requester_id(topo_.endpoint_of_node[i]);
   rp.dma = DmaParams{pf.mps, pf.mrrs, 256, 2};
-  owned_.push_back(std::make_unique<RootComplex>(nc.name.c_str(), sp, ports, rp, tracker_));
+  auto root = std::make_unique<RootComplex>(nc.name.c_str(), sp, ports, rp, tracker_);
+  for (int e = 0; e < root->engine_count(); ++e) host_engines_[i].push_back(&root->engine(e));
+  owned_.push_back(std::move(root));
   FabricNode* rc = owned_.back().get();
   p.read_latency_ns = nc.memory_read_latency_ns;
   p.engines = 0;
@@ -163,17 +173,28 @@ void Platform::fill_routes(int i) {
   sw->set_routes(std::move(routes), up);
 }
 
+// A GPU's host memory is its nearest root complex's (its socket); every socket of its
+// tree is reachable too (an app's `host`), with that root complex's engine for the GPU.
 void Platform::make_driver() {
   std::vector<GpuAttachment> att;
-  std::vector<int> next_host_engine(cfg_.platform.nodes.size(), 0);
+  const std::vector<int> rcs = root_complexes(cfg_.platform);
   for (std::size_t i = 0; i < cfg_.platform.nodes.size(); ++i) {
     const NodeCfg& nc = cfg_.platform.nodes[i];
     if (nc.type != "gpu") continue;
-    const int rc = topo_.root_of[i];
     GpuAttachment a;
     a.gpu = gpus_[att.size()];
-    a.host_memory = memory_[rc];
-    a.host_dma = &static_cast<RootComplex*>(node_[rc])->engine(next_host_engine[rc]++);
+    a.endpoint = topo_.endpoint_of_node[i];
+    a.engines = gpu_engines_[att.size()];
+    const int slot = host_dma_slot(cfg_.platform, topo_, static_cast<int>(i));
+    for (const int rc : rcs) {
+      const bool reachable = topo_.root_of[rc] == topo_.root_of[i];
+      a.hosts.push_back(reachable ? HostPath{topo_.endpoint_of_node[rc], host_engines_[rc].at(slot)}
+                                  : HostPath{});
+      if (rc == topo_.host_of[i]) {
+        a.host_memory = a.hosts.back().memory;
+        a.host_dma = a.hosts.back().dma;
+      }
+    }
     a.h2d_mode = nc.h2d_mode;
     att.push_back(a);
   }
@@ -197,14 +218,21 @@ std::unique_ptr<TcPolicy> Platform::make_policy() const {
   Seed000Mode mode;
   if (!parse_seed000_mode(d.policy, &mode)) return std::make_unique<StaticTcPolicy>();
   double bw = d.bandwidth_GBps;
-  if (bw <= 0) {  // Eq. 3's BW: what one GPU's link moves for large writes
-    const EgressConfig& e = gpus_.front()->egress(0).config();
-    bw = e.link.is_pcie ? pciebench_write_gbps(e.link.pcie, 1 << 20) / 8.0 : e.link.gbytes_per_s;
-  }
+  if (bw <= 0) bw = first_gpu_link_write_GBps();
   return std::make_unique<Seed000Policy>(mode, static_cast<int>(gpus_.size()), bw, d.qos_check_ns, d.qos_margin_ns);
 }
 
+// Eq. 3's BW by default: what the first GPU's link moves upward for large writes.
+double Platform::first_gpu_link_write_GBps() const {
+  const PlatformCfg& pf = cfg_.platform;
+  const auto g = std::find_if(pf.nodes.begin(), pf.nodes.end(), [](const NodeCfg& n) { return n.type == "gpu"; });
+  const PortRef& pr = topo_.ports[g - pf.nodes.begin()].front();
+  const LinkDirection d = link_direction(pf, pf.links[pr.link], pr.upward);
+  return d.is_pcie ? pciebench_write_gbps(d.pcie, 1 << 20) / 8.0 : d.gbytes_per_s;
+}
+
 void Platform::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
+  if (flow_) return set_flow_tc_map(vc8);
   for (const LinkPortInfo& l : link_ports_) {
     std::array<uint8_t, kNumTcs> m;
     for (int tc = 0; tc < kNumTcs; ++tc) m[tc] = scale_vc(vc8[tc], l.port->config().vcs);
@@ -236,11 +264,15 @@ bool Platform::apps_finished() const {
 
 void Platform::trace(sc_core::sc_trace_file* tf) {
   for (auto& n : owned_) n->trace(tf);
+  if (flow_)  // the flow-level mode has no ports to trace, only the GPUs' states
+    for (GpuCompute* g : gpus_) g->trace(tf);
 }
 
 void Platform::finish() {
-  for (const LinkPortInfo& l : link_ports_) l.port->finish();
-  for (Gpu* g : gpus_) g->finish();
+  for (const LinkPortInfo& l : link_ports_)
+    if (l.port) l.port->finish();
+  for (GpuCompute* g : gpus_) g->finish();
+  if (flow_) finish_flow();
 }
 
 }  // namespace arbsim

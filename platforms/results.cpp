@@ -36,14 +36,16 @@ ordered_json app_json(const App& a) {
   return j;
 }
 
-ordered_json vc_array(const EgressPort& p, const std::array<uint64_t, kMaxVcs>& v) {
+ordered_json vc_array(int vcs, const std::array<uint64_t, kMaxVcs>& v) {
   ordered_json a = ordered_json::array();
-  for (int i = 0; i < p.config().vcs; ++i) a.push_back(v[i]);
+  for (int i = 0; i < vcs; ++i) a.push_back(v[i]);
   return a;
 }
 
-ordered_json link_json(const LinkPortInfo& l, double end_ps) {
-  const EgressStats& s = l.port->stats();
+// A link direction from its egress port, or in the flow-level mode from its flow edge
+// (no TLPs and no credit stalls there: docs/results.md).
+ordered_json link_json(const Platform& p, const LinkPortInfo& l, double end_ps) {
+  const EgressStats& s = p.link_stats(l);
   ordered_json j;
   j["name"] = l.link;
   j["direction"] = l.direction;
@@ -53,7 +55,7 @@ ordered_json link_json(const LinkPortInfo& l, double end_ps) {
   j["bytes"] = s.payload_bytes;
   j["wire_bytes"] = s.wire_bytes;
   j["utilization"] = end_ps > 0 ? r3(s.busy_ps / end_ps) : 0.0;
-  j["vc_bytes"] = vc_array(*l.port, s.vc_bytes);
+  j["vc_bytes"] = vc_array(p.link_vcs(l), s.vc_bytes);
   j["credit_stall_ns"] = r3(s.credit_stall_ps / 1000.0);
   return j;
 }
@@ -63,7 +65,7 @@ ordered_json arbiter_json(const LinkPortInfo& l) {
   ordered_json j;
   j["name"] = l.from + "->" + l.to;
   j["vc_arbiter"] = l.port->vc_arbiter_name();
-  j["grants"] = vc_array(*l.port, s.vc_grants);
+  j["grants"] = vc_array(l.port->config().vcs, s.vc_grants);
   ordered_json waits = ordered_json::array();
   double max_wait = 0;
   for (int v = 0; v < l.port->config().vcs; ++v) {
@@ -88,12 +90,13 @@ ordered_json collect_results(Platform& p, const sc_core::sc_time& end) {
   const double end_ps = end.to_seconds() * 1e12;
   sc_core::sc_time makespan;
   for (const auto& a : p.apps()) makespan = std::max(makespan, a->stats().last_done);
-  for (const Gpu* g : p.gpus()) makespan = std::max(makespan, g->last_activity());
+  for (const GpuCompute* g : p.gpus()) makespan = std::max(makespan, g->last_activity());
   ordered_json j;
   j["schema"] = "pcie-arbsim.results/1";
   j["platform"] = p.config().platform.name;
   j["seed"] = p.config().sim.seed;
   j["policy"] = p.driver().policy().name();
+  j["fidelity"] = p.config().sim.fidelity == Fidelity::Flow ? "flow" : "packet";
   j["sim_time_ns"] = ns(end);
   j["makespan_ns"] = ns(makespan);
   j["tlp_hops"] = EgressPort::total_hops();
@@ -107,8 +110,8 @@ ordered_json collect_results(Platform& p, const sc_core::sc_time& end) {
   j["apps"] = ordered_json::array();
   for (const auto& a : p.apps()) j["apps"].push_back(app_json(*a));
   j["gpus"] = ordered_json::array();
-  for (const Gpu* g : p.gpus())
-    j["gpus"].push_back({{"name", g->name()},
+  for (const GpuCompute* g : p.gpus())
+    j["gpus"].push_back({{"name", g->label()},
                          {"copy_ns", r3(g->state_ns(GpuState::Copy))},
                          {"compute_ns", r3(g->state_ns(GpuState::Compute))},
                          {"stalled_ns", r3(g->state_ns(GpuState::Stalled))},
@@ -117,8 +120,8 @@ ordered_json collect_results(Platform& p, const sc_core::sc_time& end) {
   j["links"] = ordered_json::array();
   j["arbiters"] = ordered_json::array();
   for (const LinkPortInfo& l : p.link_ports()) {
-    j["links"].push_back(link_json(l, end_ps));
-    j["arbiters"].push_back(arbiter_json(l));
+    j["links"].push_back(link_json(p, l, end_ps));
+    if (l.port) j["arbiters"].push_back(arbiter_json(l));  // the flow-level mode has none
   }
   return j;
 }

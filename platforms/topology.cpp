@@ -19,6 +19,17 @@ int find_root(std::vector<int>& uf, int x) {
   return x;
 }
 
+// A root complex (a CPU socket: seed 002 §2.1) hangs below another only through the
+// processor interconnect, an inter-socket link (QPI/UPI), which carries no PCIe TLP framing.
+void check_socket_link(const Reader& lr, const PlatformCfg& pf, const LinkCfg& l, int up) {
+  if (pf.nodes[up].type != "root_complex")
+    lr.fail("down", "root complex '" + l.down + "' can only be below another root complex (an inter-socket "
+                    "link), not below " + pf.nodes[up].type + " '" + l.up + "'");
+  if (!l.raw)
+    lr.fail("down", "link " + l.up + " -> " + l.down + " joins two root complexes: an inter-socket link "
+                    "(QPI/UPI) must be kind: raw");
+}
+
 void check_link_ends(const Reader& r, const PlatformCfg& pf, Topology& t) {
   const std::vector<Reader> links = r.list("links");
   std::vector<int> uf(pf.nodes.size());
@@ -32,8 +43,8 @@ void check_link_ends(const Reader& r, const PlatformCfg& pf, Topology& t) {
     if (u < 0) lr.fail("up", "no node named '" + l.up + "'");
     if (d < 0) lr.fail("down", "no node named '" + l.down + "'");
     if (u == d) lr.fail("down", "a link cannot connect '" + l.up + "' to itself");
+    if (pf.nodes[d].type == "root_complex") check_socket_link(lr, pf, l, u);
     if (pf.nodes[u].type == "gpu") lr.fail("up", "a GPU cannot be the upstream end of a link");
-    if (pf.nodes[d].type == "root_complex") lr.fail("down", "a root complex cannot be below another node");
     if (t.parent[d] >= 0)
       lr.fail("down", "'" + l.down + "' already has an upstream link (to '" + pf.nodes[t.parent[d]].name + "')");
     if (find_root(uf, u) == find_root(uf, d))
@@ -67,22 +78,37 @@ void check_nodes(const Reader& r, const PlatformCfg& pf, const Topology& t) {
   }
 }
 
-// Depth-first numbering from each root complex: its memory first, then each child's subtree.
+// Depth-first numbering from each tree's top root complex: a root complex's memory first,
+// then each child's subtree. A socket below another (inter-socket link) is numbered inside
+// its parent's subtree, so its memory is in the range its parent routes toward it.
 void number_endpoints(const PlatformCfg& pf, Topology& t) {
-  std::function<void(int, int)> visit = [&](int n, int root) {
+  std::function<void(int, int, int)> visit = [&](int n, int root, int host) {
+    const bool rc = pf.nodes[n].type == "root_complex";
+    if (rc) host = n;
     t.root_of[n] = root;
+    t.host_of[n] = host;
     t.subtree_begin[n] = t.endpoints;
     if (pf.nodes[n].type == "gpu") {
       t.endpoint_of_node[n] = t.endpoints++;
       ++t.gpus;
     }
-    if (pf.nodes[n].type == "root_complex") t.endpoint_of_node[n] = t.endpoints++;
+    if (rc) t.endpoint_of_node[n] = t.endpoints++;
     for (const PortRef& p : t.ports[n])
-      if (p.link >= 0 && !p.upward) visit(p.peer, root);
+      if (p.link >= 0 && !p.upward) visit(p.peer, root, host);
     t.subtree_end[n] = t.endpoints;
   };
   for (std::size_t i = 0; i < pf.nodes.size(); ++i)
-    if (pf.nodes[i].type == "root_complex") visit(static_cast<int>(i), static_cast<int>(i));
+    if (pf.nodes[i].type == "root_complex" && t.parent[i] < 0)
+      visit(static_cast<int>(i), static_cast<int>(i), static_cast<int>(i));
+}
+
+// Wire bytes per payload byte of the data TLP a cap is calibrated on: downward the CplDs
+// of a GPU's read of host memory (H2D by device read, the default), upward the MWr of a
+// D2H copy, each full size (seed 002 §4.1 measures such copies).
+double cap_wire_per_payload(const PlatformCfg& pf, const PcieLinkParams& p, bool upward) {
+  const int payload = upward ? pf.mps : pf.completion_bytes;
+  const TlpType t = upward ? TlpType::MWr : TlpType::CplD;
+  return static_cast<double>(payload + tlp_overhead_bytes(t, p)) / payload;
 }
 
 }  // namespace
@@ -96,6 +122,7 @@ Topology build_topology(const Reader& r, const PlatformCfg& pf) {
   t.subtree_begin.assign(n, 0);
   t.subtree_end.assign(n, 0);
   t.root_of.assign(n, -1);
+  t.host_of.assign(n, -1);
   check_link_ends(r, pf, t);
   check_nodes(r, pf, t);
   for (std::size_t i = 0; i < n; ++i)
@@ -134,15 +161,49 @@ ArbitrationCfg effective_arbitration(const PlatformCfg& pf, const LinkCfg& link,
   return pf.arbitration;
 }
 
-// Switches and root complexes arbitrate among their ports (a root complex's memory port
-// included); a GPU among its completer and copy engines (models/pcie/endpoint.h).
 int host_dma_engines(const PlatformCfg& pf, const Topology& topo, int rc) {
   int gpus = 0;
   for (std::size_t n = 0; n < pf.nodes.size(); ++n)
-    gpus += topo.root_of[n] == rc && pf.nodes[n].type == "gpu";
+    gpus += topo.root_of[n] == topo.root_of[rc] && pf.nodes[n].type == "gpu";
   return std::max(1, gpus);
 }
 
+int host_dma_slot(const PlatformCfg& pf, const Topology& topo, int gpu) {
+  int slot = 0;
+  for (int n = 0; n < gpu; ++n) slot += topo.root_of[n] == topo.root_of[gpu] && pf.nodes[n].type == "gpu";
+  return slot;
+}
+
+std::vector<int> root_complexes(const PlatformCfg& pf) {
+  std::vector<int> rcs;
+  for (std::size_t n = 0; n < pf.nodes.size(); ++n)
+    if (pf.nodes[n].type == "root_complex") rcs.push_back(static_cast<int>(n));
+  return rcs;
+}
+
+// Bounded by the node count, so a cycle (rejected by the checks) cannot loop forever.
+int tree_root(const PlatformCfg& pf, int node) {
+  for (std::size_t hops = 0; hops <= pf.nodes.size(); ++hops) {
+    const auto up = std::find_if(pf.links.begin(), pf.links.end(),
+                                 [&](const LinkCfg& l) { return l.down == pf.nodes[node].name; });
+    if (up == pf.links.end()) return node;
+    node = node_index(pf, up->up);
+  }
+  return node;
+}
+
+// The cap lowers the TLP rate so that full-size data TLPs carry `cap` GB/s of payload:
+// rate = min(TLP_bw, cap x (payload + overhead) / payload).
+LinkDirection link_direction(const PlatformCfg& pf, const LinkCfg& link, bool upward) {
+  if (link.raw) return LinkDirection::make_raw(upward ? link.up_GBps : link.down_GBps, link.latency_ns);
+  LinkDirection d = LinkDirection::make_pcie(link.pcie, link.latency_ns);
+  const double cap = upward ? link.max_up_GBps : link.max_down_GBps;
+  if (cap > 0) d.gbytes_per_s = std::min(d.gbytes_per_s, cap * cap_wire_per_payload(pf, link.pcie, upward));
+  return d;
+}
+
+// Switches, I/O hubs and root complexes arbitrate among their ports (a root complex's
+// memory port included); a GPU among its completer and copy engines (models/pcie/endpoint.h).
 int arbitration_slots(const PlatformCfg& pf, const Topology& topo, int node) {
   const std::string& type = pf.nodes[node].type;
   if (type == "gpu") return 1 + pf.nodes[node].copy_engines;

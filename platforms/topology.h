@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 #include "platforms/config.h"
+#include "models/pcie/link_direction.h"
 #include "platforms/config_reader.h"
 
 namespace arbsim {
@@ -21,7 +22,8 @@ struct Topology {
   std::vector<int> endpoint_of_node;        // [node] endpoint index of a GPU, or of a RC's memory
   std::vector<int> subtree_begin;           // [node] first endpoint index in its subtree
   std::vector<int> subtree_end;             // [node] one past the last endpoint index below it
-  std::vector<int> root_of;                 // [node] root complex above it
+  std::vector<int> root_of;                 // [node] root complex at the top of its tree
+  std::vector<int> host_of;                 // [node] nearest root complex at or above it (its socket)
   int endpoints = 0;
   int gpus = 0;
 };
@@ -32,8 +34,18 @@ Topology build_topology(const Reader& r, const PlatformCfg& pf);
 void check_topology(const Reader& r, const PlatformCfg& pf);
 // The arbitration at the egress that sends over `link` upward (or downward).
 ArbitrationCfg effective_arbitration(const PlatformCfg& pf, const LinkCfg& link, bool upward);
-// Host DMA engines of a root complex: one per GPU below it (at least one).
+// Host DMA engines of a root complex: one per GPU of its tree (at least one), so any
+// socket's memory can be pushed to any GPU it reaches.
 int host_dma_engines(const PlatformCfg& pf, const Topology& topo, int rc);
+// The engine index, in every root complex of its tree, that pushes to `gpu`.
+int host_dma_slot(const PlatformCfg& pf, const Topology& topo, int gpu);
+// Root complexes in node order (a root complex's ordinal is its index here).
+std::vector<int> root_complexes(const PlatformCfg& pf);
+// The top of `node`'s tree, following upstream links (for checks that run without a Topology).
+int tree_root(const PlatformCfg& pf, int node);
+// One direction of a link: a raw link's rate, or a PCIe link's TLP bandwidth lowered to
+// its `max_up_GBps` / `max_down_GBps` cap (docs/config.md, "Effective-bandwidth caps").
+LinkDirection link_direction(const PlatformCfg& pf, const LinkCfg& link, bool upward);
 // Requesters each egress port of `node` arbitrates among: a switch's ports; a root
 // complex's ports (its memory port last) then its host DMA engines; a GPU's completer
 // then its copy engines.

@@ -33,6 +33,7 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   r.bytes = bytes;
   r.tc = cfg_.tc;
   r.flow_id = flow_id_;
+  r.host = cfg_.host_rc;  // -1: the GPU's own socket
   const sc_time start = sc_core::sc_time_stamp();
   r.deadline_ns = cfg_.deadline_ns > 0 ? start.to_seconds() * 1e9 + cfg_.deadline_ns : 0;
   if (!stats_.issued_any) stats_.first_issue = start;

@@ -31,8 +31,8 @@ void Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
   c.bytes = r.bytes;
   c.flow_id = r.flow_id;
   c.tc = static_cast<uint8_t>(policy_->assign_tc(r));
-  DmaEngine& e = engine_for(r, c);
-  Gpu* g = gpus_[r.gpu].gpu;
+  CopyExecutor& e = engine_for(r, c);
+  GpuCompute* g = gpus_[r.gpu].gpu;
   c.on_start = [this, g, id](uint64_t transfer) {
     g->copy_started();
     policy_->on_start(id, transfer);
@@ -58,28 +58,31 @@ void Driver::tick() {
 
 // H2D by device read uses the GPU's first copy engine, D2H and P2P its last (real GPUs
 // have separate H2D and D2H copy engines, so the two directions overlap).
-DmaEngine& Driver::engine_for(const MemcpyRequest& r, CopyCommand& c) {
+// A copy with `host` set uses that socket's memory (and, pushed, the DMA engine of that
+// socket's root complex, which reads its own memory: seed 002 §2.1).
+CopyExecutor& Driver::engine_for(const MemcpyRequest& r, CopyCommand& c) {
   const GpuAttachment& a = gpus_[r.gpu];
+  const HostPath h = r.host < 0 ? HostPath{a.host_memory, a.host_dma} : a.hosts.at(r.host);
   switch (r.dir) {
     case CopyDir::H2D:
       if (a.h2d_mode == H2dMode::HostPush) {
         c.kind = CopyKind::Write;
-        c.remote = a.gpu->index();
-        return *a.host_dma;
+        c.remote = a.endpoint;
+        return *h.dma;
       }
       c.kind = CopyKind::Read;
-      c.remote = a.host_memory->index();
-      return a.gpu->engine(0);
+      c.remote = h.memory;
+      return *a.engines.front();
     case CopyDir::D2H:
       c.kind = CopyKind::Write;
-      c.remote = a.host_memory->index();
-      return a.gpu->engine(a.gpu->engine_count() - 1);
+      c.remote = h.memory;
+      return *a.engines.back();
     case CopyDir::P2P:
       c.kind = CopyKind::Write;
-      c.remote = gpus_[r.peer].gpu->index();
-      return a.gpu->engine(a.gpu->engine_count() - 1);
+      c.remote = gpus_[r.peer].endpoint;
+      return *a.engines.back();
   }
-  return a.gpu->engine(0);
+  return *a.engines.front();
 }
 
 }  // namespace arbsim

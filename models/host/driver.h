@@ -1,6 +1,7 @@
 // The host driver: the one place apps issue memcpy commands. It picks the DMA engine that
 // executes a copy (the GPU's copy engine pulls H2D data with MRd, or a host DMA engine
-// pushes it with MWr; D2H and peer copies are MWr from the source GPU), asks its TC policy
+// pushes it with MWr; D2H and peer copies are MWr from the source GPU) - a packet-level
+// DmaEngine or a flow-level FlowEngine, both CopyExecutors - asks its TC policy
 // for the command's traffic class, tells the policy when commands arrive, start and end
 // (seed 000's schedulers re-rank then), and reports each copy's lifecycle to its GPU.
 #pragma once
@@ -9,18 +10,30 @@
 #include <memory>
 #include <vector>
 #include <systemc>
-#include "models/gpu/gpu.h"
+#include "models/gpu/copy_executor.h"
+#include "models/gpu/gpu_compute.h"
 #include "models/host/tc_policy.h"
 
 namespace arbsim {
 
 enum class H2dMode { DeviceRead, HostPush };
 
+// One socket's host memory and the DMA engine in its root complex that pushes to a GPU.
+struct HostPath {
+  int memory = -1;               // its endpoint index
+  CopyExecutor* dma = nullptr;
+};
+
 struct GpuAttachment {
-  Gpu* gpu = nullptr;
-  Endpoint* host_memory = nullptr;  // the host memory this GPU copies from/to
-  DmaEngine* host_dma = nullptr;    // the host DMA engine that pushes to it
+  GpuCompute* gpu = nullptr;         // compute engine and state
+  int endpoint = -1;                 // the GPU's endpoint index (address window)
+  std::vector<CopyExecutor*> engines;  // its copy engines
+  int host_memory = -1;              // endpoint index of the host memory it copies from/to
+  CopyExecutor* host_dma = nullptr;  // the host DMA engine that pushes to it
   H2dMode h2d_mode = H2dMode::DeviceRead;
+  // [root-complex ordinal] every socket reachable from the GPU (empty entry: another
+  // tree); MemcpyRequest::host picks one instead of host_memory/host_dma.
+  std::vector<HostPath> hosts;
 };
 
 class Driver : public sc_core::sc_module {
@@ -30,12 +43,12 @@ class Driver : public sc_core::sc_module {
          FabricControl& fabric);
   void memcpy(MemcpyRequest r, std::function<void()> done);
   int gpu_count() const { return static_cast<int>(gpus_.size()); }
-  Gpu& gpu(int i) { return *gpus_[i].gpu; }
+  GpuCompute& gpu(int i) { return *gpus_[i].gpu; }
   TcPolicy& policy() { return *policy_; }
   bool response_data(const MemcpyRequest& r) const;
 
  private:
-  DmaEngine& engine_for(const MemcpyRequest& r, CopyCommand& c);
+  CopyExecutor& engine_for(const MemcpyRequest& r, CopyCommand& c);
   void tick();  // SC_METHOD: the policy's periodic re-evaluation while commands are open
   std::vector<GpuAttachment> gpus_;
   std::unique_ptr<TcPolicy> policy_;

@@ -19,6 +19,7 @@ struct MemcpyRequest {
   uint32_t flow_id = 0;
   double deadline_ns = 0;     // absolute transfer deadline (QoS tasks), 0 = none
   bool response_data = false; // the data travels as completions (H2D by device read)
+  int host = -1;              // host memory (root-complex ordinal) of an H2D/D2H copy; -1 = the GPU's own
 };
 
 // What a policy may ask of the platform.

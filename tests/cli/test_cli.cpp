@@ -193,6 +193,35 @@ TEST_F(Cli, Tc0NotOnVc0) {
   expect_bad_input(bad("tc0_not_vc0.yaml"), {"tc0_not_vc0.yaml:10:", "platform.links[0].vc_tcs", "TC0 must map to VC0"});
 }
 
+// ---- Several sockets (seed 002 §2.1: sockets, inter-socket links, I/O hubs) -------------
+
+// Sockets nest only through the processor interconnect, which carries no PCIe framing.
+TEST_F(Cli, InterSocketLinkNotRaw) {
+  expect_bad_input(bad("socket_link_pcie.yaml"),
+                   {"socket_link_pcie.yaml:11:", "platform.links[1].down", "joins two root complexes", "kind: raw"});
+}
+
+TEST_F(Cli, RootComplexBelowGpu) {
+  expect_bad_input(bad("rc_below_gpu.yaml"),
+                   {"rc_below_gpu.yaml:11:", "platform.links[1].down", "root complex 'cpu1'", "not below gpu 'gpu0'"});
+}
+
+// An I/O hub bridges to PCIe but has no memory to copy from.
+TEST_F(Cli, AppHostNotARootComplex) {
+  expect_bad_input(bad("app_host_not_rc.yaml"),
+                   {"app_host_not_rc.yaml:13:", "apps[0].host", "'ioh0'", "not a root complex with host memory"});
+}
+
+TEST_F(Cli, AppHostInAnotherTree) {
+  expect_bad_input(bad("app_host_unreachable.yaml"),
+                   {"app_host_unreachable.yaml:13:", "apps[0].host", "'cpu1' is not connected to gpu 'gpu0'"});
+}
+
+TEST_F(Cli, BandwidthCapNotPositive) {
+  expect_bad_input(bad("cap_not_positive.yaml"),
+                   {"cap_not_positive.yaml:9:", "platform.links[0].max_down_GBps", "cap", "got '0'"});
+}
+
 // ---- Workloads (apps[i].workload: NAME reads workloads/NAME.yaml) ----------------------
 
 TEST_F(Cli, UnknownWorkload) {

@@ -1,0 +1,145 @@
+#include "models/flow/flow_fabric.h"
+#include <algorithm>
+#include <cmath>
+#include "models/host/priority_ranking.h"
+
+namespace arbsim {
+
+namespace {
+
+// The kernel runs at 1 ps resolution (checked in the constructor): a time's value is ps.
+uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+double now_ns() { return static_cast<double>(now_ps()) / 1000.0; }
+sc_core::sc_time after_ps(uint64_t at_ps) { return sc_core::sc_time::from_value(at_ps > now_ps() ? at_ps - now_ps() : 0); }
+
+}  // namespace
+
+FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const flow::FabricParams& p,
+                       std::vector<FlowEdgeVcs> vcs, std::vector<int> node_of_endpoint, TransferTracker& tracker)
+    : sc_core::sc_module(name),
+      net_(std::move(net)),
+      params_(p),
+      sched_(net_.capacities()),
+      vcs_(std::move(vcs)),
+      node_of_endpoint_(std::move(node_of_endpoint)),
+      stats_(net_.edge_count()),
+      tracker_(tracker) {
+  if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
+    SC_REPORT_FATAL("arbsim/flow", "the model needs the default 1 ps time resolution");
+  SC_METHOD(wake);
+  sensitive << wake_event_;
+  dont_initialize();
+  SC_METHOD(deliver);
+  sensitive << due_event_;
+  dont_initialize();
+}
+
+// The first data TLP arrives after the plan's latency; the rest of the bytes follow at
+// the flow's rate, so the fluid volume leaves that TLP out (flow_network.h).
+void FlowFabric::start(Copy c) {
+  Moving m;
+  m.plan = flow::plan_transfer(net_, params_, c.spec);
+  if (c.rate_GBps > 0) m.plan.flow.cap = std::min(m.plan.flow.cap, c.rate_GBps);
+  const double volume = static_cast<double>(c.spec.bytes - m.plan.first_bytes);
+  m.copy = std::move(c);
+  const int id = sched_.add(now_ns(), volume, m.plan.flow);
+  moving_.emplace(id, std::move(m));
+  schedule();
+}
+
+void FlowFabric::schedule() {
+  const double next = sched_.next_finish_ns();
+  if (next == flow::kUnbounded) return;
+  // Rounded up to the kernel's 1 ps, less a hair for the rounding of next itself.
+  wake_event_.notify(after_ps(static_cast<uint64_t>(std::ceil(next * 1000.0 - 1e-6))));
+}
+
+void FlowFabric::wake() {
+  for (int id : sched_.advance(now_ns())) {
+    auto it = moving_.find(id);
+    Moving m = std::move(it->second);
+    moving_.erase(it);
+    account(m, 1.0);
+    const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(m.plan.latency_ns * 1000.0));
+    due_.emplace(at, Due{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read});
+    due_event_.notify(after_ps(at));
+    if (m.copy.sent) m.copy.sent();
+  }
+  schedule();
+}
+
+void FlowFabric::deliver() {
+  while (!due_.empty() && due_.begin()->first <= now_ps()) {
+    const Due d = due_.begin()->second;
+    due_.erase(due_.begin());
+    tracker_.deliver(d.transfer, 0, d.bytes, d.posted);  // completes the copy: its callbacks run
+  }
+  if (!due_.empty()) due_event_.notify(after_ps(due_.begin()->first));
+}
+
+// `fraction` of the copy's TLPs, as the packet model would send them: data TLPs on the
+// data path, a read's MRds on the request path (docs/link-model.md, per-TLP overhead).
+void FlowFabric::account(const Moving& m, double fraction) {
+  const flow::TransferSpec& s = m.copy.spec;
+  const double bytes = static_cast<double>(s.bytes) * fraction;
+  const double data = static_cast<double>(flow::data_tlps(params_, s.read, s.bytes)) * fraction;
+  const double requests = static_cast<double>(flow::request_tlps(params_, s.read, s.bytes)) * fraction;
+  for (int e : m.plan.data_path)
+    add_bytes(e, m.copy.tc, bytes, bytes + data * net_.edge(e).overhead[static_cast<int>(m.plan.data_type)]);
+  for (int e : m.plan.request_path)
+    add_bytes(e, m.copy.tc, 0, requests * net_.edge(e).overhead[static_cast<int>(TlpType::MRd)]);
+}
+
+void FlowFabric::add_bytes(int edge, uint8_t tc, double payload, double wire) {
+  EgressStats& s = stats_[edge];
+  const uint64_t p = static_cast<uint64_t>(std::llround(payload)), w = static_cast<uint64_t>(std::llround(wire));
+  s.payload_bytes += p;
+  s.wire_bytes += w;
+  s.busy_ps += wire * 1000.0 / net_.edge(edge).bytes_per_ns;
+  s.vc_bytes[vcs_[edge].tc_to_vc[tc]] += p;
+}
+
+void FlowFabric::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
+  for (FlowEdgeVcs& v : vcs_)
+    for (int tc = 0; tc < kNumTcs; ++tc) v.tc_to_vc[tc] = scale_vc(vc8[tc], v.vcs);
+}
+
+// Copies still moving count the share of their TLPs sent so far on the links; their
+// transfers stay open and deliver nothing (docs/results.md).
+void FlowFabric::finish() {
+  sched_.advance(now_ns());  // a flow that ran out just now is no longer running: all sent
+  for (const auto& [id, m] : moving_) {
+    const double bytes = static_cast<double>(m.copy.spec.bytes);
+    const double sent = sched_.running(id) ? static_cast<double>(m.plan.first_bytes) + sched_.sent(id) : bytes;
+    if (bytes > 0) account(m, std::min(1.0, sent / bytes));
+  }
+}
+
+void FlowEngine::submit(CopyCommand c) {
+  pending_.push_back(std::move(c));
+  if (!busy_) start_next();
+}
+
+// Opens the transfer and reports the start as DmaEngine::start_next does.
+void FlowEngine::start_next() {
+  busy_ = !pending_.empty();
+  if (!busy_) return;
+  CopyCommand c = std::move(pending_.front());
+  pending_.pop_front();
+  TransferTracker& t = fabric_.tracker();
+  FlowFabric::Copy copy;
+  copy.transfer = t.open(c.bytes, std::move(c.on_done));
+  t.injected(c.bytes);
+  if (c.on_start) c.on_start(copy.transfer);
+  copy.spec.read = c.kind == CopyKind::Read;
+  copy.spec.requester = node_;
+  copy.spec.remote = fabric_.node_of_endpoint(c.remote);
+  copy.spec.bytes = c.bytes;
+  copy.spec.tags = tags_;
+  copy.tc = c.tc;
+  copy.rate_GBps = c.rate_GBps;
+  copy.sent = [this] { start_next(); };
+  fabric_.start(std::move(copy));
+}
+
+}  // namespace arbsim

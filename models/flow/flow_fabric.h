@@ -1,0 +1,95 @@
+// The flow-level fabric (sim.fidelity: flow): every copy is a fluid flow on the platform's
+// graph whose rate is its max-min fair share of each edge it crosses, recomputed only when
+// a flow starts or has sent its data (seed 002 §3.2 and Algorithm 1, generalised to any
+// graph: flow_scheduler.h). A copy completes its fixed latency (the packet model's first
+// TLP: flow_network.h) after its data has all been sent. No TLPs, credits or arbiters:
+// docs/architecture.md, "Flow-level mode", says what this leaves out.
+#pragma once
+#include <array>
+#include <deque>
+#include <functional>
+#include <map>
+#include <vector>
+#include <systemc>
+#include "models/common/transfer_tracker.h"
+#include "models/flow/flow_network.h"
+#include "models/flow/flow_scheduler.h"
+#include "models/gpu/copy_executor.h"
+#include "models/pcie/egress_port.h"
+
+namespace arbsim {
+
+// What results.json needs of an edge beyond the graph: its VCs and TC/VC map (vc_bytes).
+struct FlowEdgeVcs {
+  int vcs = 1;
+  std::array<uint8_t, kNumTcs> tc_to_vc{};
+};
+
+class FlowFabric : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(FlowFabric);
+  FlowFabric(sc_core::sc_module_name name, flow::Network net, const flow::FabricParams& p,
+             std::vector<FlowEdgeVcs> vcs, std::vector<int> node_of_endpoint, TransferTracker& tracker);
+
+  struct Copy {
+    flow::TransferSpec spec;
+    uint8_t tc = 0;
+    double rate_GBps = 0;        // a paced copy's own limit (CopyCommand::rate_GBps), 0 = none
+    uint64_t transfer = 0;       // TransferTracker id
+    std::function<void()> sent;  // its data has all left: the engine may take its next command
+  };
+  void start(Copy c);  // now
+
+  int node_of_endpoint(int k) const { return node_of_endpoint_.at(k); }
+  TransferTracker& tracker() { return tracker_; }
+  // Link statistics in the packet model's terms: payload and wire bytes (the TLPs the packet
+  // model would send), busy time (wire bytes / rate), bytes per VC; no TLPs, grants or stalls.
+  const EgressStats& edge_stats(int e) const { return stats_.at(e); }
+  int edge_vcs(int e) const { return vcs_.at(e).vcs; }
+  void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8);
+  void finish();  // a time-limited run: counts the copies still moving
+
+ private:
+  struct Moving {
+    Copy copy;
+    flow::TransferPlan plan;
+  };
+  struct Due {
+    uint64_t transfer = 0, bytes = 0;
+    bool posted = false;
+  };
+  void wake();     // SC_METHOD: flows that have sent their data
+  void deliver();  // SC_METHOD: copies whose fixed latency has passed
+  void schedule();
+  void account(const Moving& m, double fraction);
+  void add_bytes(int edge, uint8_t tc, double payload, double wire);
+
+  flow::Network net_;
+  flow::FabricParams params_;
+  flow::Scheduler sched_;
+  std::vector<FlowEdgeVcs> vcs_;
+  std::vector<int> node_of_endpoint_;
+  std::vector<EgressStats> stats_;
+  TransferTracker& tracker_;
+  std::map<int, Moving> moving_;       // by scheduler flow id
+  std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order
+  sc_core::sc_event wake_event_, due_event_;
+};
+
+// One copy engine in the flow-level mode: commands in order, one at a time; the next
+// starts when the current one's data has been sent, as a DMA engine starts the next when
+// it has issued the last request (models/gpu/dma_engine.h).
+class FlowEngine : public CopyExecutor {
+ public:
+  FlowEngine(FlowFabric& fabric, int node, int tags) : fabric_(fabric), node_(node), tags_(tags) {}
+  void submit(CopyCommand c) override;
+
+ private:
+  void start_next();
+  FlowFabric& fabric_;
+  int node_, tags_;
+  std::deque<CopyCommand> pending_;
+  bool busy_ = false;
+};
+
+}  // namespace arbsim

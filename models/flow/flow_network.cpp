@@ -1,0 +1,148 @@
+#include "models/flow/flow_network.h"
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <stdexcept>
+#include <string>
+
+namespace arbsim::flow {
+
+namespace {
+
+int idx(TlpType t) { return static_cast<int>(t); }
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// The data TLP's payload: MPS for a write; for a read a CplD of the completion size, or
+// the whole request when MRRS is the smaller (pcie-facts §3, completion splitting).
+uint32_t data_tlp_bytes(const FabricParams& p, bool read) {
+  return static_cast<uint32_t>(read ? std::min(p.completion_bytes, p.mrrs) : p.mps);
+}
+
+double slowest_serialization_ns(const Network& n, const std::vector<int>& path, TlpType t, uint32_t payload) {
+  double s = 0;
+  for (int e : path) s = std::max(s, n.edge(e).serialize_ns(t, payload));
+  return s;
+}
+
+// A read engine keeps at most `tags` requests of MRRS bytes outstanding (pcie-facts §3,
+// "Tags"), so by Little's law it moves at most tags x MRRS per round trip of one request:
+// the MRd's transit, the completer's latency and the request's CplDs back to back.
+double tag_window_cap(const Network& n, const FabricParams& p, const TransferSpec& t, const TransferPlan& plan,
+                      double request_ns) {
+  const uint32_t tlp = data_tlp_bytes(p, true);
+  const uint64_t cpls = ceil_div(static_cast<uint64_t>(p.mrrs), tlp);
+  const double rtt = request_ns + n.node(t.remote).read_latency_ns +
+                     transit_ns(n, plan.data_path, TlpType::CplD, tlp) +
+                     static_cast<double>(cpls - 1) * slowest_serialization_ns(n, plan.data_path, TlpType::CplD, tlp);
+  return rtt > 0 ? static_cast<double>(t.tags) * p.mrrs / rtt : kUnbounded;
+}
+
+void add_request_hops(const Network& n, const FabricParams& p, TransferPlan& plan) {
+  for (int e : plan.request_path) {
+    // One MRd (no payload) per MRRS bytes of data; a raw link charges it nothing. A
+    // port with an MRd waiting gets the next round-robin turn, so requests go ahead of
+    // the fair share (max_min.h).
+    const double w = static_cast<double>(n.edge(e).overhead[idx(TlpType::MRd)]) / p.mrrs;
+    if (w > 0) plan.flow.path.push_back({e, w, true});
+  }
+}
+
+}  // namespace
+
+double Edge::serialize_ns(TlpType t, uint32_t payload) const {
+  return std::round((payload + overhead[idx(t)]) * 1000.0 / bytes_per_ns) / 1000.0;
+}
+
+double Edge::weight(TlpType t, uint32_t tlp_payload) const {
+  return static_cast<double>(tlp_payload + overhead[idx(t)]) / tlp_payload;
+}
+
+int Network::add_node(const Node& n) {
+  nodes_.push_back(n);
+  out_.emplace_back();
+  return static_cast<int>(nodes_.size()) - 1;
+}
+
+int Network::add_edge(const Edge& e) {
+  const int nodes = static_cast<int>(nodes_.size());
+  if (e.from < 0 || e.from >= nodes || e.to < 0 || e.to >= nodes || !(e.bytes_per_ns > 0))
+    throw std::invalid_argument("flow::Network: an edge needs two existing nodes and a rate > 0");
+  edges_.push_back(e);
+  out_[e.from].push_back(static_cast<int>(edges_.size()) - 1);
+  return static_cast<int>(edges_.size()) - 1;
+}
+
+std::vector<double> Network::capacities() const {
+  std::vector<double> c;
+  for (const Edge& e : edges_) c.push_back(e.bytes_per_ns);
+  return c;
+}
+
+// Breadth-first search; `via[n]` is the edge that first reached node n.
+std::vector<int> Network::path(int from, int to) const {
+  std::vector<int> via(nodes_.size(), -1);
+  std::vector<char> seen(nodes_.size(), 0);
+  std::deque<int> todo{from};
+  seen.at(from) = 1;
+  while (!todo.empty() && !seen.at(to)) {
+    const int n = todo.front();
+    todo.pop_front();
+    for (int e : out_[n])
+      if (!seen[edges_[e].to]) {
+        seen[edges_[e].to] = 1;
+        via[edges_[e].to] = e;
+        todo.push_back(edges_[e].to);
+      }
+  }
+  if (!seen[to])
+    throw std::invalid_argument("flow::Network: no path from node " + std::to_string(from) + " to " +
+                                std::to_string(to));
+  std::vector<int> p;
+  for (int n = to; n != from; n = edges_[via[n]].from) p.push_back(via[n]);
+  std::reverse(p.begin(), p.end());
+  return p;
+}
+
+double transit_ns(const Network& n, const std::vector<int>& path, TlpType t, uint32_t payload) {
+  double grant = 0, tail_in = 0, tail = 0;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const Edge& e = n.edge(path[i]);
+    const double end = std::max(grant + e.serialize_ns(t, payload), tail_in);
+    const double head = grant + e.propagation_ns;
+    tail = end + e.propagation_ns;
+    const Node& via = n.node(e.to);  // only used when the TLP goes on
+    grant = (via.store_and_forward ? tail : head) + via.latency_ns;
+    tail_in = tail;
+  }
+  return tail;
+}
+
+TransferPlan plan_transfer(const Network& n, const FabricParams& p, const TransferSpec& t) {
+  TransferPlan plan;
+  plan.data_type = t.read ? TlpType::CplD : TlpType::MWr;
+  plan.data_path = t.read ? n.path(t.remote, t.requester) : n.path(t.requester, t.remote);
+  const uint32_t tlp = data_tlp_bytes(p, t.read);
+  plan.first_bytes = std::min<uint64_t>(tlp, t.bytes);
+  for (int e : plan.data_path) plan.flow.path.push_back({e, n.edge(e).weight(plan.data_type, tlp)});
+  const double first = transit_ns(n, plan.data_path, plan.data_type, static_cast<uint32_t>(plan.first_bytes));
+  if (!t.read) {
+    plan.latency_ns = first;
+    return plan;
+  }
+  plan.request_path = n.path(t.requester, t.remote);
+  add_request_hops(n, p, plan);
+  const double request = transit_ns(n, plan.request_path, TlpType::MRd, 0);
+  plan.latency_ns = request + n.node(t.remote).read_latency_ns + first;
+  plan.flow.cap = tag_window_cap(n, p, t, plan, request);
+  return plan;
+}
+
+uint64_t data_tlps(const FabricParams& p, bool read, uint64_t bytes) {
+  return ceil_div(bytes, data_tlp_bytes(p, read));
+}
+
+uint64_t request_tlps(const FabricParams& p, bool read, uint64_t bytes) {
+  return read ? ceil_div(bytes, static_cast<uint64_t>(p.mrrs)) : 0;
+}
+
+}  // namespace arbsim::flow

@@ -1,0 +1,85 @@
+// The fabric as the flow-level mode sees it (sim.fidelity: flow): nodes, one directed edge
+// per link direction (seed 002 §3.2's graph G = (V, E, b)), paths, and what one copy asks
+// of them: its hops and their weights, its fixed latency and its own rate cap. The timing
+// rules are the packet model's (docs/architecture.md, "Timing of one TLP"), so a lone
+// transfer takes the same time in both modes. Plain C++, no SystemC.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+#include "models/flow/max_min.h"
+#include "models/pcie/tlp_types.h"
+
+namespace arbsim::flow {
+
+struct Node {
+  double latency_ns = 0;           // forwarding latency of a TLP passing through (switch, crossbar)
+  bool store_and_forward = false;  // forwards from the tail instead of the head
+  double read_latency_ns = 0;      // as a completer (GPU, host memory): MRd consumed -> first CplD
+};
+
+struct Edge {
+  int from = -1, to = -1;
+  double bytes_per_ns = 0;        // wire bytes per ns: a PCIe link's TLP_bw / 8, a raw link's rate
+  double propagation_ns = 0;
+  std::array<int, 4> overhead{};  // [TlpType] non-payload bytes of one TLP (0 on a raw link)
+
+  // One TLP's serialisation, rounded to the packet kernel's 1 ps (models/pcie/link_direction.h).
+  double serialize_ns(TlpType t, uint32_t payload) const;
+  // Wire bytes per payload byte when the data moves in TLPs of `tlp_payload` bytes.
+  double weight(TlpType t, uint32_t tlp_payload) const;
+};
+
+class Network {
+ public:
+  int add_node(const Node& n);
+  int add_edge(const Edge& e);  // both ends must exist
+  const Node& node(int n) const { return nodes_.at(n); }
+  const Edge& edge(int e) const { return edges_.at(e); }
+  int edge_count() const { return static_cast<int>(edges_.size()); }
+  std::vector<double> capacities() const;
+  // The edges from `from` to `to`: fewest hops, earliest-added edges first (on a tree, the
+  // one path the packet model routes). Throws std::invalid_argument when there is none.
+  std::vector<int> path(int from, int to) const;
+
+ private:
+  std::vector<Node> nodes_;
+  std::vector<Edge> edges_;
+  std::vector<std::vector<int>> out_;  // [node] edges leaving it
+};
+
+// Time from a TLP's grant at the first edge of `path` to its tail reaching the last node,
+// with no other traffic: per edge the serialisation and propagation, per node passed the
+// forwarding latency from the head (cut-through) or the tail (store-and-forward), and a
+// cut-through node never sends the tail before it has arrived.
+double transit_ns(const Network& n, const std::vector<int>& path, TlpType t, uint32_t payload);
+
+struct FabricParams {
+  int mps = 256, mrrs = 512, completion_bytes = 256;
+};
+
+// One copy: a write pushes `bytes` from `requester` to `remote` (MWr); a read pulls them
+// from `remote` to `requester` (MRd up to MRRS bytes, answered by CplDs).
+struct TransferSpec {
+  bool read = false;
+  int requester = -1, remote = -1;  // nodes
+  uint64_t bytes = 0;
+  int tags = 256;                   // the requester's outstanding reads
+};
+
+struct TransferPlan {
+  FlowSpec flow;                    // data hops, a read's request hops, its tag-window cap
+  std::vector<int> data_path, request_path;
+  TlpType data_type = TlpType::MWr;
+  double latency_ns = 0;            // the first data TLP's arrival, timed as the packet model does
+  uint64_t first_bytes = 0;         // that TLP's payload: the rest moves at the flow's rate
+};
+
+TransferPlan plan_transfer(const Network& n, const FabricParams& p, const TransferSpec& t);
+
+// TLPs the packet model sends for a copy: its data TLPs (MWr of MPS, or CplDs of the
+// completion size within MRRS requests) and its MRd requests (0 for a write).
+uint64_t data_tlps(const FabricParams& p, bool read, uint64_t bytes);
+uint64_t request_tlps(const FabricParams& p, bool read, uint64_t bytes);
+
+}  // namespace arbsim::flow

@@ -1,0 +1,65 @@
+#include "models/flow/flow_scheduler.h"
+#include <algorithm>
+#include <stdexcept>
+
+namespace arbsim::flow {
+
+namespace {
+
+// A flow is done when what is left would take under 1 ps (the packet kernel's resolution,
+// to which the caller rounds event times) or is under a byte per GB of volume.
+bool exhausted(double left, double rate, double volume) {
+  return left <= rate * 1e-3 + volume * 1e-9;
+}
+
+}  // namespace
+
+void Scheduler::progress(double now_ns) {
+  if (now_ns < now_) throw std::invalid_argument("flow::Scheduler: time went backwards");
+  const double dt = now_ns - now_;
+  for (auto& [id, f] : flows_) f.left = f.rate == kUnbounded ? 0 : f.left - f.rate * dt;
+  now_ = now_ns;
+}
+
+std::vector<int> Scheduler::advance(double now_ns) {
+  progress(now_ns);
+  std::vector<int> done;
+  for (auto it = flows_.begin(); it != flows_.end();) {
+    if (exhausted(it->second.left, it->second.rate, it->second.volume)) {
+      done.push_back(it->first);
+      it = flows_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (!done.empty()) recompute();
+  return done;
+}
+
+int Scheduler::add(double now_ns, double volume, FlowSpec spec) {
+  progress(now_ns);
+  Running f;
+  f.volume = f.left = std::max(0.0, volume);
+  f.spec = std::move(spec);
+  flows_.emplace(next_id_, std::move(f));
+  recompute();
+  return next_id_++;
+}
+
+double Scheduler::next_finish_ns() const {
+  double t = kUnbounded;
+  for (const auto& [id, f] : flows_)
+    t = std::min(t, f.rate == kUnbounded ? now_ : now_ + std::max(0.0, f.left) / f.rate);
+  return t;
+}
+
+void Scheduler::recompute() {
+  std::vector<FlowSpec> specs;
+  specs.reserve(flows_.size());
+  for (const auto& [id, f] : flows_) specs.push_back(f.spec);
+  const std::vector<double> rates = max_min_rates(capacity_, specs);
+  std::size_t i = 0;
+  for (auto& [id, f] : flows_) f.rate = rates[i++];
+}
+
+}  // namespace arbsim::flow

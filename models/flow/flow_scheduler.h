@@ -1,0 +1,46 @@
+// The event loop of seed 002 Algorithm 1 (ComputeNextEvent), generalised to any graph and
+// to flows that start while others run: rates are constant between events and recomputed
+// by max-min fair sharing (max_min.h) only when a flow starts or finishes ("the throughput
+// of concurrent data transfers is constant as long as no transfer starts or completes",
+// seed 002 §3.2). Times in ns, volumes in bytes, rates in bytes/ns (GB/s). Plain C++.
+#pragma once
+#include <cstddef>
+#include <map>
+#include <vector>
+#include "models/flow/max_min.h"
+
+namespace arbsim::flow {
+
+class Scheduler {
+ public:
+  explicit Scheduler(std::vector<double> capacity) : capacity_(std::move(capacity)) {}
+
+  // Moves every flow on to `now_ns` at its current rate, removes the flows that have sent
+  // their whole volume and returns their ids (ascending); the others' rates are recomputed.
+  std::vector<int> advance(double now_ns);
+  // A flow of `volume` bytes starts at `now_ns` (call advance(now_ns) first, so flows that
+  // finish by then do not share the new rates). Returns its id.
+  int add(double now_ns, double volume, FlowSpec spec);
+  double next_finish_ns() const;  // when the next flow runs out; kUnbounded when none runs
+
+  bool running(int id) const { return flows_.count(id) > 0; }
+  double rate(int id) const { return flows_.at(id).rate; }
+  double sent(int id) const { return flows_.at(id).volume - flows_.at(id).left; }
+  std::size_t running_count() const { return flows_.size(); }
+  double now_ns() const { return now_; }
+
+ private:
+  struct Running {
+    double volume = 0, left = 0, rate = 0;
+    FlowSpec spec;
+  };
+  void progress(double now_ns);
+  void recompute();
+
+  std::vector<double> capacity_;
+  std::map<int, Running> flows_;
+  double now_ = 0;
+  int next_id_ = 0;
+};
+
+}  // namespace arbsim::flow

@@ -1,0 +1,41 @@
+// Max-min fair rates of concurrent transfers on a directed graph, by progressive filling.
+// Seed 002 §3.2 represents the interconnect as a weighted directed graph G = (V, E, b):
+// a transfer's throughput is limited by the smallest edge on its path and further by the
+// concurrent transfers that share its edges. Here all rates rise together; an edge that
+// fills freezes the flows that cross it, a flow that reaches its own cap freezes alone.
+//
+// Two generalisations of the paper's model: a flow may use an edge at `weight` capacity
+// units per unit of its rate (a PCIe link carries MWr and CplD payload with different
+// per-TLP overhead, docs/link-model.md), and a flow may have its own cap (a limit not on
+// any shared edge, e.g. a read's tag window). A third: a hop may be served ahead of the
+// fair share (`ahead`): a read's MRd requests, a few bytes per read, go out at the next
+// round-robin turn of their port and are never backlogged, so they take capacity off an
+// edge but never hold their flow back there. Plain C++, no SystemC.
+#pragma once
+#include <limits>
+#include <vector>
+
+namespace arbsim::flow {
+
+constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
+struct Hop {
+  int edge = 0;
+  double weight = 1.0;  // capacity units the flow uses on `edge` per unit of its rate (>= 0)
+  bool ahead = false;   // served ahead of the fair share (see above)
+};
+
+struct FlowSpec {
+  std::vector<Hop> path;
+  double cap = kUnbounded;  // the flow's own rate limit (> 0)
+};
+
+// The max-min fair rate of every flow; `capacity[e]` > 0 for each edge. `ahead` hops
+// first take their share (at their flows' rates, a fixed point found by iteration) and the
+// rest is shared max-min fairly. A flow that nothing bounds (no fair hop of positive
+// weight, no cap) gets kUnbounded. Throws
+// std::invalid_argument on an unknown edge, a negative weight or a non-positive capacity
+// or cap.
+std::vector<double> max_min_rates(const std::vector<double>& capacity, const std::vector<FlowSpec>& flows);
+
+}  // namespace arbsim::flow

@@ -1,0 +1,209 @@
+// The flow-level mode against the packet model (issue "Seed 002", flow-level mode):
+// completion times of transfers of 1 MiB and more agree within 3 % on the shipped
+// platforms (configs/platforms/*.yaml) and on random trees (fixed seeds, random_tree.h).
+// Each comparison runs the pcie-arbsim binary twice, once per mode: SystemC elaborates
+// once per process.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+#include "tests/flow/random_tree.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBin = ARBSIM_BIN;
+const std::string kSrc = ARBSIM_SRC;
+constexpr double kTolerance = 0.03;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class FlowVsPacket : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "arbsim_flow_XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Exit code of `pcie-arbsim ARGS` run in the test directory; stderr in err.txt.
+  int cli(const std::string& args) const {
+    const std::string cmd = "cd '" + dir_.string() + "' && '" + kBin + "' " + args + " >out.txt 2>err.txt";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+  json run(const std::string& yaml, const std::string& fidelity) const {
+    std::ofstream(dir_ / "case.yaml") << yaml;
+    EXPECT_EQ(cli("run case.yaml --out " + fidelity + " --fidelity " + fidelity), 0) << slurp(dir_ / "err.txt");
+    return json::parse(slurp(dir_ / fidelity / "results.json"));
+  }
+
+  // Every app's transfer latencies (median and worst) and last completion, flow against
+  // packet; returns the largest relative difference.
+  double compare(const std::string& yaml) {
+    const json p = run(yaml, "packet"), f = run(yaml, "flow");
+    EXPECT_EQ(p["transfers_open"], 0);
+    EXPECT_EQ(f["transfers_open"], 0);
+    EXPECT_EQ(f["bytes_delivered"], p["bytes_delivered"]);
+    double worst = 0;
+    for (std::size_t a = 0; a < p["apps"].size(); ++a)
+      for (const char* key : {"p50_ns", "max_ns", "last_done_ns"}) {
+        const double pv = p["apps"][a][key], fv = f["apps"][a][key];
+        const double err = std::abs(fv - pv) / pv;
+        worst = std::max(worst, err);
+        EXPECT_LE(err, kTolerance) << p["apps"][a]["name"] << " " << key << ": packet " << pv << " ns, flow " << fv
+                                   << " ns\n" << yaml;
+      }
+    return worst;
+  }
+
+  fs::path dir_;
+};
+
+std::string seed000(const std::string& apps) {
+  return "platform: " + kSrc + "/configs/platforms/seed000_fig2.yaml\napps:\n" + apps;
+}
+
+// ---- Results and config ----------------------------------------------------------------
+
+// The flow mode writes every results.json key the packet model does: the same link
+// directions with the same payload and wire bytes (it counts the TLPs the packet model
+// would send), no TLP hops and no arbiters (docs/results.md).
+TEST_F(FlowVsPacket, SameResultKeysAndLinkBytes) {
+  const std::string yaml = seed000(
+      "  - {name: r, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 3MiB}, count: 2}\n"
+      "  - {name: w, type: stream, gpu: gpu1, direction: d2h, size: {fixed: 2MiB}, count: 2}\n"
+      "  - {name: p, type: peer, gpu: gpu2, peer: gpu3, size: {fixed: 1MiB}, count: 1}\n");
+  const json p = run(yaml, "packet"), f = run(yaml, "flow");
+  for (const auto& [key, value] : p.items()) EXPECT_TRUE(f.contains(key)) << key;
+  EXPECT_EQ(p["fidelity"], "packet");
+  EXPECT_EQ(f["fidelity"], "flow");
+  EXPECT_GT(p["tlp_hops"].get<uint64_t>(), 0u);
+  EXPECT_EQ(f["tlp_hops"], 0);
+  EXPECT_TRUE(f["arbiters"].empty());
+  ASSERT_EQ(f["links"].size(), p["links"].size());
+  for (std::size_t l = 0; l < p["links"].size(); ++l) {
+    const json &pl = p["links"][l], &fl = f["links"][l];
+    EXPECT_EQ(fl["name"], pl["name"]);
+    EXPECT_EQ(fl["direction"], pl["direction"]);
+    EXPECT_EQ(fl["bytes"], pl["bytes"]) << pl["name"] << " " << pl["direction"];
+    EXPECT_EQ(fl["wire_bytes"], pl["wire_bytes"]) << pl["name"] << " " << pl["direction"];
+    EXPECT_EQ(fl["vc_bytes"], pl["vc_bytes"]);
+    EXPECT_NEAR(fl["utilization"].get<double>(), pl["utilization"].get<double>(), 0.01);
+  }
+  EXPECT_EQ(f["gpus"].size(), p["gpus"].size());
+}
+
+// Seed 000's priority policies act through VC arbitration, which the flow mode does not
+// have: a config error (exit 2, one line naming the key); static and rr run.
+TEST_F(FlowVsPacket, PriorityPoliciesNeedThePacketModel) {
+  std::ofstream(dir_ / "case.yaml") << seed000("  - {name: a, type: stream, gpu: gpu0, size: {fixed: 1MiB}, count: 1}\n");
+  EXPECT_EQ(cli("run case.yaml --out o --fidelity flow -s driver.policy=priority_s"), 2);
+  const std::string err = slurp(dir_ / "err.txt");
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(err.find("driver.policy"), std::string::npos) << err;
+  EXPECT_NE(err.find("sim.fidelity: flow"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+  EXPECT_EQ(cli("validate case.yaml -s sim.fidelity=flow -s driver.policy=qos"), 2);
+  EXPECT_EQ(cli("run case.yaml --out o --fidelity flow -s driver.policy=rr"), 0) << slurp(dir_ / "err.txt");
+  EXPECT_EQ(cli("run case.yaml --out o --fidelity fluid"), 2);
+}
+
+// The documented difference (docs/architecture.md, "Flow-level mode"): the packet model's
+// egress ports share round-robin per ingress port, the flow mode per flow. Three GPUs
+// write to a 6 GB/s host memory, two of them through one root port (sw0) and one through
+// another (sw1): the packet model gives the lone root port half the memory, the flow
+// mode a third to every GPU.
+TEST_F(FlowVsPacket, RoundRobinIsPerIngressPortNotPerFlow) {
+  const std::string apps =
+      "  - {name: a, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 1MiB}, duration_ns: 4000000}\n"
+      "  - {name: b, type: stream, gpu: gpu1, direction: d2h, size: {fixed: 1MiB}, duration_ns: 4000000}\n"
+      "  - {name: c, type: stream, gpu: gpu2, direction: d2h, size: {fixed: 1MiB}, duration_ns: 4000000}\n";
+  std::ofstream(dir_ / "case.yaml") << seed000(apps) << "sim: {time_ns: 4000000}\n";
+  for (const char* fidelity : {"packet", "flow"})
+    ASSERT_EQ(cli(std::string("run case.yaml -s platform.nodes.rc0.memory.bandwidth_GBps=6 --out ") + fidelity +
+                  " --fidelity " + fidelity), 0) << slurp(dir_ / "err.txt");
+  // Bytes gpu0 moved over bytes gpu2 moved.
+  auto ratio = [&](const char* fidelity) {
+    const json r = json::parse(slurp(dir_ / fidelity / "results.json"));
+    return r["apps"][0]["bytes"].get<double>() / r["apps"][2]["bytes"].get<double>();
+  };
+  EXPECT_NEAR(ratio("packet"), 0.5, 0.1);  // sw0's port gets half the memory, split by two
+  EXPECT_NEAR(ratio("flow"), 1.0, 0.1);    // max-min: a third each
+}
+
+// ---- Shipped platforms -----------------------------------------------------------------
+
+std::vector<std::string> shipped_platforms() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(kSrc + "/configs/platforms"))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> gpus_of(const std::string& platform) {
+  const YAML::Node p = YAML::LoadFile(kSrc + "/configs/platforms/" + platform + ".yaml");
+  std::vector<std::string> gpus;
+  for (const YAML::Node& n : p["nodes"])
+    if (n["type"] && n["type"].as<std::string>() == "gpu") gpus.push_back(n["name"].as<std::string>());
+  return gpus;
+}
+
+// Every GPU copies at once, each a different size (two copies back to back on its engine),
+// in one direction or alternating directions with staggered starts.
+std::string workload(const std::string& platform, const std::string& kind) {
+  std::string y = "platform: " + kSrc + "/configs/platforms/" + platform + ".yaml\napps:\n";
+  const std::vector<std::string> gpus = gpus_of(platform);
+  for (std::size_t k = 0; k < gpus.size(); ++k) {
+    const bool h2d = kind == "h2d" || (kind == "mixed" && k % 2 == 0);
+    const std::string start = kind == "mixed" ? std::to_string(40000 * k) : "0";
+    y += "  - {name: a" + std::to_string(k) + ", type: stream, gpu: " + gpus[k] + ", direction: " +
+         (h2d ? "h2d" : "d2h") + ", size: {fixed: " + std::to_string((2 + 3 * k) << 20) +
+         "}, count: 2, depth: 2, start_ns: " + start + "}\n";
+  }
+  return y;
+}
+
+class ShippedPlatform : public FlowVsPacket, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(ShippedPlatform, CompletionTimesAgree) {
+  double worst = 0;
+  for (const char* kind : {"h2d", "d2h", "mixed"}) worst = std::max(worst, compare(workload(GetParam(), kind)));
+  std::printf("flow vs packet, %s: worst error %.3f %%\n", GetParam().c_str(), 100 * worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, ShippedPlatform, ::testing::ValuesIn(shipped_platforms()));
+
+// ---- Random trees ----------------------------------------------------------------------
+
+class RandomTree : public FlowVsPacket, public ::testing::WithParamInterface<int> {};
+
+TEST_P(RandomTree, CompletionTimesAgree) {
+  const flowtest::RandomCase c(20020 + static_cast<uint64_t>(GetParam()));
+  ASSERT_GE(c.transfers(), 2);
+  const double worst = compare(c.yaml());
+  std::printf("flow vs packet, random tree %d (%d transfers): worst error %.3f %%\n", GetParam(), c.transfers(),
+              100 * worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomTree, ::testing::Range(0, 16));
+
+}  // namespace

@@ -1,0 +1,170 @@
+// Max-min fair sharing (progressive filling) on hand-worked graphs, the flow scheduler's
+// event loop (seed 002 Algorithm 1) and the flow network's first-TLP timing.
+#include <cmath>
+#include <gtest/gtest.h>
+#include <stdexcept>
+#include "models/flow/flow_network.h"
+#include "models/flow/flow_scheduler.h"
+#include "models/flow/max_min.h"
+
+using namespace arbsim;
+using namespace arbsim::flow;
+
+namespace {
+
+FlowSpec over(std::vector<int> edges, double cap = kUnbounded) {
+  FlowSpec f;
+  for (int e : edges) f.path.push_back({e, 1.0});
+  f.cap = cap;
+  return f;
+}
+
+// The example: two flows share an 8 GB/s link; one is also capped at 2 GB/s by a
+// link of its own. Progressive filling: both rise to 2, the small link fills, the other
+// flow takes the rest of the shared link: 2 and 6.
+TEST(MaxMin, SharedLinkWithOneFlowCappedElsewhere) {
+  const std::vector<double> cap = {8, 2};
+  const auto r = max_min_rates(cap, {over({0, 1}), over({0})});
+  EXPECT_DOUBLE_EQ(r[0], 2);
+  EXPECT_DOUBLE_EQ(r[1], 6);
+}
+
+TEST(MaxMin, EqualSharesOfOneBottleneck) {
+  const auto r = max_min_rates({12}, {over({0}), over({0}), over({0})});
+  for (double v : r) EXPECT_DOUBLE_EQ(v, 4);
+}
+
+// Nested bottlenecks, a tree of links: A (12) carries flows 0-3, B (6) flows 0-2, C (1)
+// flow 0. Round 1: all rise to 1, C is full (flow 0 = 1). Round 2: flows 1-3 rise by
+// 1.5 to 2.5, B is full (1 + 2.5 + 2.5 = 6). Round 3: flow 3 alone takes what A has
+// left: 12 - 1 - 2.5 - 2.5 = 6.
+TEST(MaxMin, NestedBottlenecks) {
+  const auto r = max_min_rates({12, 6, 1}, {over({0, 1, 2}), over({0, 1}), over({0, 1}), over({0})});
+  EXPECT_DOUBLE_EQ(r[0], 1);
+  EXPECT_DOUBLE_EQ(r[1], 2.5);
+  EXPECT_DOUBLE_EQ(r[2], 2.5);
+  EXPECT_DOUBLE_EQ(r[3], 6);
+}
+
+// Parking lot: flow 0 crosses both links, flows 1 and 2 one each. Link 1 (4) fills first
+// at 2 each; flow 2 then takes the rest of link 0 (10 - 2 = 8).
+TEST(MaxMin, ParkingLot) {
+  const auto r = max_min_rates({10, 4}, {over({0, 1}), over({1}), over({0})});
+  EXPECT_DOUBLE_EQ(r[0], 2);
+  EXPECT_DOUBLE_EQ(r[1], 2);
+  EXPECT_DOUBLE_EQ(r[2], 8);
+}
+
+// Weights: a PCIe link of 14.2 wire GB/s carries a MWr flow (280 wire bytes per 256
+// payload) and a CplD flow (276 per 256); equal payload rates r with r (280 + 276) / 256 = 14.2.
+TEST(MaxMin, WeightedHopsShareWireCapacity) {
+  FlowSpec w, c;
+  w.path = {{0, 280.0 / 256}};
+  c.path = {{0, 276.0 / 256}};
+  const auto r = max_min_rates({14.2}, {w, c});
+  EXPECT_NEAR(r[0], 14.2 * 256 / 556, 1e-12);
+  EXPECT_DOUBLE_EQ(r[0], r[1]);
+}
+
+// A read's MRds go ahead of the fair share on the up link: the read (data on the down
+// link, 14.2 x 256/276 there) is not held back by the writer it shares the up link with,
+// and the writer gets what the requests leave: (14.2 - r x 24/512) x 256/280.
+TEST(MaxMin, AheadHopsTakeCapacityButNeverLimit) {
+  FlowSpec write, read;
+  write.path = {{0, 280.0 / 256}};
+  read.path = {{1, 276.0 / 256}, {0, 24.0 / 512, true}};
+  const auto r = max_min_rates({14.2, 14.2}, {write, read});
+  const double read_rate = 14.2 * 256 / 276;
+  EXPECT_NEAR(r[1], read_rate, 1e-12);
+  EXPECT_NEAR(r[0], (14.2 - read_rate * 24 / 512) * 256 / 280, 1e-9);
+}
+
+TEST(MaxMin, OwnCapAndUnboundedFlows) {
+  const auto r = max_min_rates({10}, {over({0}, 1.5), over({0}), over({})});
+  EXPECT_DOUBLE_EQ(r[0], 1.5);
+  EXPECT_DOUBLE_EQ(r[1], 8.5);
+  EXPECT_EQ(r[2], kUnbounded);
+}
+
+TEST(MaxMin, RejectsBadInput) {
+  EXPECT_THROW(max_min_rates({1}, {over({1})}), std::invalid_argument);
+  EXPECT_THROW(max_min_rates({0}, {over({0})}), std::invalid_argument);
+  FlowSpec neg;
+  neg.path = {{0, -1}};
+  EXPECT_THROW(max_min_rates({1}, {neg}), std::invalid_argument);
+}
+
+// Algorithm 1's loop: 8000 and 16000 bytes on a shared 8 B/ns link start together at 4
+// each; the first ends at 2000 ns, the second then runs alone at 8: 8000 left, 3000 ns.
+TEST(Scheduler, RatesChangeOnlyWhenAFlowEnds) {
+  Scheduler s({8});
+  const int a = s.add(0, 8000, over({0}));
+  const int b = s.add(0, 16000, over({0}));
+  EXPECT_DOUBLE_EQ(s.rate(a), 4);
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 2000);
+  EXPECT_TRUE(s.advance(1000).empty());
+  EXPECT_EQ(s.advance(2000), std::vector<int>{a});
+  EXPECT_DOUBLE_EQ(s.rate(b), 8);
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 3000);
+  EXPECT_EQ(s.advance(3000), std::vector<int>{b});
+  EXPECT_EQ(s.next_finish_ns(), kUnbounded);
+}
+
+// A flow that starts while another runs takes its share from then on: a (12000 B) alone
+// at 8 until 1000 ns (4000 left), then 4 each: b (2000 B) ends at 1500, a at 2250.
+TEST(Scheduler, LateArrivalSharesFromItsStart) {
+  Scheduler s({8});
+  const int a = s.add(0, 12000, over({0}));
+  EXPECT_TRUE(s.advance(1000).empty());
+  const int b = s.add(1000, 2000, over({0}));
+  EXPECT_DOUBLE_EQ(s.sent(a), 8000);
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 1500);
+  EXPECT_EQ(s.advance(1500), std::vector<int>{b});
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 1750);
+  EXPECT_EQ(s.advance(1750), std::vector<int>{a});
+}
+
+// Two links (1 B/ns, 10 ns propagation, 24 B MWr overhead) through one node of 100 ns.
+// A 256-B MWr serialises in 280 ns. Cut-through: the head reaches the node at 10, leaves
+// at 110, but the tail (in at 290) bounds the second link's end: max(110 + 280, 290) =
+// 390, tail at 400. Store-and-forward: leaves at 290 + 100 = 390, tail at 680.
+Network chain(bool store_and_forward) {
+  Network n;
+  const int a = n.add_node({}), mid = n.add_node({100, store_and_forward, 0}), b = n.add_node({});
+  Edge e;
+  e.bytes_per_ns = 1;
+  e.propagation_ns = 10;
+  e.overhead = {24, 24, 20, 20};
+  e.from = a, e.to = mid;
+  n.add_edge(e);
+  e.from = mid, e.to = b;
+  n.add_edge(e);
+  return n;
+}
+
+TEST(FlowNetwork, FirstTlpTimingFollowsThePacketRules) {
+  const Network ct = chain(false), sf = chain(true);
+  EXPECT_DOUBLE_EQ(transit_ns(ct, ct.path(0, 2), TlpType::MWr, 256), 400);
+  EXPECT_DOUBLE_EQ(transit_ns(sf, sf.path(0, 2), TlpType::MWr, 256), 680);
+  EXPECT_THROW(ct.path(2, 0), std::invalid_argument);  // no edge back
+}
+
+// A write's plan: MWr weights (280/256) on its data path, latency = the first MWr's
+// transit; the TLP counts the packet model would send.
+TEST(FlowNetwork, WritePlan) {
+  const Network n = chain(false);
+  TransferSpec t;
+  t.requester = 0;
+  t.remote = 2;
+  t.bytes = 1000;
+  const TransferPlan p = plan_transfer(n, FabricParams{}, t);
+  ASSERT_EQ(p.flow.path.size(), 2u);
+  EXPECT_DOUBLE_EQ(p.flow.path[0].weight, 280.0 / 256);
+  EXPECT_DOUBLE_EQ(p.latency_ns, 400);
+  EXPECT_EQ(p.first_bytes, 256u);
+  EXPECT_EQ(data_tlps(FabricParams{}, false, 1000), 4u);
+  EXPECT_EQ(data_tlps(FabricParams{}, true, 1000), 4u);     // 256-B CplDs
+  EXPECT_EQ(request_tlps(FabricParams{}, true, 1000), 2u);  // 512-B MRds
+}
+
+}  // namespace

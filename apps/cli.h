@@ -18,6 +18,7 @@ constexpr int kExitOk = 0, kExitModelError = 1, kExitBadInput = 2;
 
 int cmd_run(const RunArgs& a);
 int cmd_validate(const RunArgs& a);
+int cmd_predict(const RunArgs& a);
 // "300us", "0.3s", "1e6" (ns), "2ms" -> ns; false on bad text.
 bool parse_duration_ns(const std::string& text, double* ns);
 

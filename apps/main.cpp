@@ -17,10 +17,12 @@ const char* kUsage =
     "                          [--seed N] [--log-level L] [--arbiter-impl cpp|rtl] [--fidelity packet|flow]\n"
     "       pcie-arbsim validate CONFIG [-s key=value ...] [--arbiter-impl cpp|rtl]\n"
     "       pcie-arbsim sweep SPEC [-j N] [--out DIR]\n"
+    "       pcie-arbsim predict CONFIG [-s key=value ...]\n"
     "       pcie-arbsim --help\n\n"
     "run       simulate CONFIG; writes DIR/results.json, DIR/run.json, DIR/config.effective.yaml,\n"
     "          DIR/sim.log (and the VCD with --vcd); prints a summary. DIR defaults to runs/<name>.\n"
     "validate  check CONFIG and print the resolved config; exit 2 on any error.\n"
+    "predict   predicted timelines of CONFIG's batch apps (seed 002), for each method, without simulating.\n"
     "sweep     run every run of SPEC (docs/sweeps.md) as parallel processes; DIR/summary.csv.\n"
     "Exit codes: 0 ok, 1 model error, 2 bad input. Config format: docs/config.md.\n";
 
@@ -75,6 +77,7 @@ int parse_and_run(int argc, char** argv) {
   }
   if (cmd == "run") return cmd_run(a);
   if (cmd == "validate") return cmd_validate(a);
+  if (cmd == "predict") return cmd_predict(a);
   std::cerr << "error: unknown command '" << cmd << "'\n" << kUsage;
   return kExitBadInput;
 }

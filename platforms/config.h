@@ -72,6 +72,17 @@ struct AppCfg {
   double start_ns = 0;
   int tc = 0;
   double deadline_ns = 0;            // per-transfer deadline (QoS task), 0 = none
+  // batch (seed 002): a batch operation of command streams, issued `count` times
+  struct BatchStreamCfg {
+    std::string gpu, host;
+    int host_rc = -1;                  // root-complex ordinal of `host`; -1 = the GPU's own
+    CopyDir direction = CopyDir::H2D;
+    uint64_t bytes = 0;
+    double kernel_ns = 0;
+  };
+  std::vector<BatchStreamCfg> streams;
+  std::string batch_method = "batch";  // batch | bandwidth_allocation | time_division
+  double period_ns = 0;                 // 0 = the next batch when one completes
   // stream / peer
   bool uniform = false;
   uint64_t size = 0, size_min = 0, size_max = 0;

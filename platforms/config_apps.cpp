@@ -55,6 +55,35 @@ void parse_copy_exec(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
   parse_until(r, a, "iterations", &a.iterations);
 }
 
+// A batch operation (seed 002 §3.1): command streams, each an optional H2D or D2H copy then
+// an optional kernel on one GPU, run by `method`; issued `count` times.
+void parse_batch_stream(const Reader& s, const PlatformCfg& pf, AppCfg& a) {
+  s.allow({"gpu", "host", "direction", "bytes", "kernel_ns"});
+  AppCfg one;
+  one.gpu = gpu_ref(s, pf, "gpu");
+  parse_host(s, pf, one);
+  AppCfg::BatchStreamCfg b;
+  b.gpu = one.gpu;
+  b.host = one.host;
+  b.host_rc = one.host_rc;
+  b.direction = s.one_of("direction", "h2d", {"h2d", "d2h"}) == "h2d" ? CopyDir::H2D : CopyDir::D2H;
+  b.bytes = s.has("bytes") ? s.bytes("bytes", 1) : 0;
+  b.kernel_ns = s.time_ns("kernel_ns", 0);
+  if (b.bytes == 0 && b.kernel_ns == 0) s.fail("", "a stream needs `bytes` or `kernel_ns` (or both)");
+  a.streams.push_back(b);
+}
+
+void parse_batch(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
+  r.allow({"name", "type", "method", "streams", "count", "period_ns", "duration_ns", "start_ns", "tc",
+           "deadline_ns"});
+  a.batch_method = r.one_of("method", "batch", {"batch", "bandwidth_allocation", "time_division"});
+  a.period_ns = r.time_ns("period_ns", 0);
+  for (const Reader& s : r.list("streams")) parse_batch_stream(s, pf, a);
+  if (a.streams.empty()) r.fail("streams", "a batch needs at least one stream");
+  a.gpu = a.streams.front().gpu;
+  parse_until(r, a, "count", &a.count);
+}
+
 void parse_size(const Reader& r, AppCfg& a) {
   if (!r.has("size")) r.fail("size", "required key is missing (give {fixed: N} or {min: N, max: M})");
   Reader s = r.map("size");
@@ -103,7 +132,7 @@ std::vector<AppCfg> parse_apps(const Reader& top, const PlatformCfg& pf) {
   for (const Reader& r : top.list("apps")) {
     AppCfg a;
     a.key = r.path();
-    a.type = r.one_of("type", "copy_exec", {"copy_exec", "stream", "peer"});
+    a.type = r.one_of("type", "copy_exec", {"copy_exec", "stream", "peer", "batch"});
     const bool named = r.has("name");
     a.name = r.get<std::string>("name", a.type + std::to_string(apps.size()));
     r.check_name("name", a.name);  // it names the app's SystemC module, "app_<name>"
@@ -111,6 +140,7 @@ std::vector<AppCfg> parse_apps(const Reader& top, const PlatformCfg& pf) {
       r.fail(named ? "name" : "", "the app's module name 'app_" + a.name + "' is taken by a node");
     if (!names.insert(a.name).second) r.fail(named ? "name" : "", "duplicate app name '" + a.name + "'");
     if (a.type == "copy_exec") parse_copy_exec(r, pf, a);
+    else if (a.type == "batch") parse_batch(r, pf, a);
     else parse_stream(r, pf, a, a.type == "peer");
     apps.push_back(a);
   }

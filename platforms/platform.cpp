@@ -1,6 +1,8 @@
 #include "platforms/platform.h"
 #include <algorithm>
 #include "models/host/seed000_policy.h"
+#include "platforms/batch_model.h"
+#include "testbenches/batch_app.h"
 #include "models/pcie/root_complex.h"
 #include "platforms/platform_flow.h"
 
@@ -253,9 +255,26 @@ void Platform::make_apps() {
     const uint32_t flow = static_cast<uint32_t>(k + 1);
     if (a.type == "copy_exec")
       apps_.push_back(std::make_unique<CopyExecApp>(name.c_str(), a, *driver_, g, peer, flow));
+    else if (a.type == "batch")
+      apps_.push_back(std::make_unique<BatchApp>(name.c_str(), a, *driver_, batch_runtime(), batch_ops(a), flow));
     else
       apps_.push_back(std::make_unique<StreamApp>(name.c_str(), a, *driver_, g, peer, flow, cfg_.sim.seed));
   }
+}
+
+// One batch run-time for the whole platform: batches of every batch app run atomically in
+// issue order (seed 002 §3.2).
+BatchRuntime& Platform::batch_runtime() {
+  if (!batch_runtime_)
+    batch_runtime_ = std::make_unique<BatchRuntime>("batch_runtime", *driver_, make_batch_model(cfg_.platform, topo_));
+  return *batch_runtime_;
+}
+
+std::vector<BatchStreamOp> Platform::batch_ops(const AppCfg& a) const {
+  std::vector<BatchStreamOp> ops;
+  for (const AppCfg::BatchStreamCfg& s : a.streams)
+    ops.push_back({gpu_ordinal(s.gpu), s.direction, s.bytes, s.kernel_ns, s.host_rc});
+  return ops;
 }
 
 bool Platform::apps_finished() const {

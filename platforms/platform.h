@@ -14,6 +14,7 @@
 #include "models/pcie/switch.h"
 #include "platforms/config.h"
 #include "platforms/topology.h"
+#include "models/host/batch/batch_runtime.h"
 #include "testbenches/app.h"
 
 namespace arbsim {
@@ -67,6 +68,8 @@ class Platform : public FabricControl {
   double first_gpu_link_write_GBps() const;
   ArbiterSpec policy_vc_arbiter(const ArbiterSpec& configured) const;
   void make_apps();
+  BatchRuntime& batch_runtime();
+  std::vector<BatchStreamOp> batch_ops(const AppCfg& a) const;
   int gpu_ordinal(const std::string& name) const;
 
   Config cfg_;
@@ -79,6 +82,7 @@ class Platform : public FabricControl {
   std::vector<std::vector<CopyExecutor*>> gpu_engines_;   // [gpu ordinal] its copy engines
   std::vector<std::vector<CopyExecutor*>> host_engines_;  // [config node] a root complex's DMA engines
   std::unique_ptr<FlowParts> flow_;
+  std::unique_ptr<BatchRuntime> batch_runtime_;
   std::vector<std::string> gpu_names_;
   std::vector<LinkPortInfo> link_ports_;
   std::unique_ptr<Driver> driver_;

@@ -30,6 +30,7 @@ void Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
   CopyCommand c;
   c.bytes = r.bytes;
   c.flow_id = r.flow_id;
+  c.rate_GBps = r.rate_GBps;
   c.tc = static_cast<uint8_t>(policy_->assign_tc(r));
   CopyExecutor& e = engine_for(r, c);
   GpuCompute* g = gpus_[r.gpu].gpu;

@@ -20,6 +20,7 @@ struct MemcpyRequest {
   double deadline_ns = 0;     // absolute transfer deadline (QoS tasks), 0 = none
   bool response_data = false; // the data travels as completions (H2D by device read)
   int host = -1;              // host memory (root-complex ordinal) of an H2D/D2H copy; -1 = the GPU's own
+  double rate_GBps = 0;       // pace the copy at this payload rate (a static bandwidth share); 0 = none
 };
 
 // What a policy may ask of the platform.

@@ -1,0 +1,15 @@
+// The batch run-time's view of a platform (seed 002 §3.2): the flow-level graph of the same
+// config (flow_graph.h) gives every stream its path, per-edge weights (wire bytes per
+// payload byte) and fixed latency, and the links' capacities; rates of concurrent transfers
+// are their max-min fair shares (models/flow/max_min.h). Used by the run-time to compute
+// schedules and by `pcie-arbsim predict`, without elaborating SystemC.
+#pragma once
+#include "models/host/batch/batch_runtime.h"
+#include "platforms/config.h"
+#include "platforms/topology.h"
+
+namespace arbsim {
+
+BatchModel make_batch_model(const PlatformCfg& pf, const Topology& topo);
+
+}  // namespace arbsim

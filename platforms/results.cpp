@@ -23,6 +23,7 @@ ordered_json batch_json(const BatchApp& b) {
   j["streams"] = ordered_json::array();
   for (std::size_t i = 0; i < r.stream_end_ns.size(); ++i)
     j["streams"].push_back({{"gpu", b.config().streams[i].gpu},
+                            {"copy_start_ns", r3(r.predicted.streams[i].copy_start)},
                             {"predicted_copy_end_ns", r3(r.predicted.streams[i].copy_end)},
                             {"copy_end_ns", r3(r.copy_end_ns[i])},
                             {"predicted_end_ns", r3(r.predicted.streams[i].kernel_end)},

@@ -5,10 +5,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import batch_method  # noqa: E402
 import priority_scheduling  # noqa: E402
 
 REPRODUCTIONS = {
     "priority-scheduling": priority_scheduling.main,  # seed 000
+    "batch-method": batch_method.main,  # seed 002
 }
 
 

@@ -14,7 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/cli_harness.h"
+
 namespace fs = std::filesystem;
+using namespace arbsim::test;
 
 namespace {
 
@@ -24,13 +27,6 @@ const std::string kSrc = ARBSIM_SRC;
 std::string bad(const std::string& file) { return kSrc + "/tests/data/bad/" + file; }
 std::string config(const std::string& file) { return kSrc + "/configs/" + file; }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream s(text);
@@ -38,39 +34,12 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-// Single quotes for /bin/sh: nothing inside is special except the quote itself.
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using Result = CliResult;
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-class Cli : public ::testing::Test {
+class Cli : public TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "arbsim_cli_XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Runs the binary with `args` inside the test's directory.
-  Result run(const std::vector<std::string>& args) const {
-    std::string cmd = "cd " + quote(dir_.string()) + " && " + quote(kBin);
-    for (const std::string& a : args) cmd += " " + quote(a);
-    cmd += " >stdout.txt 2>stderr.txt";
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(dir_ / "stdout.txt");
-    r.err = slurp(dir_ / "stderr.txt");
-    return r;
-  }
+  Result run(const std::vector<std::string>& args) const { return run_binary(kBin, args); }
 
   // One error line holding every needle, exit code 2.
   static void expect_one_error(const Result& r, const std::vector<std::string>& needles) {
@@ -97,7 +66,6 @@ class Cli : public ::testing::Test {
     EXPECT_EQ(v.out, "") << "validate prints the config only when it is valid";
   }
 
-  fs::path dir_;
 };
 
 // ---- Unknown keys -------------------------------------------------------------------

@@ -20,27 +20,16 @@
 #include <string>
 #include <vector>
 #include <nlohmann/json.hpp>
+#include "tests/common/cli_harness.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using namespace arbsim::test;
 using nlohmann::json;
 
 const std::string kBin = ARBSIM_BIN;
 const std::string kSrc = ARBSIM_SRC;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 // The first place two JSON values differ, as a JSON pointer with both values.
 std::string first_difference(const json& a, const json& b, const std::string& at = "") {
@@ -64,23 +53,13 @@ std::string first_difference(const json& a, const json& b, const std::string& at
   return "";
 }
 
-class Equivalence : public ::testing::Test {
+class Equivalence : public TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "arbsim_cosim_XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Runs the binary in the test's directory; returns the exit code, stderr in err_.
   int run(const std::vector<std::string>& args) {
-    std::string cmd = "cd " + quote(dir_.string()) + " && " + quote(kBin);
-    for (const std::string& a : args) cmd += " " + quote(a);
-    cmd += " >stdout.txt 2>stderr.txt";
-    const int status = std::system(cmd.c_str());
-    err_ = slurp(dir_ / "stderr.txt");
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const CliResult r = run_binary(kBin, args);
+    err_ = r.err;
+    return r.code;
   }
 
   // Runs `config` with each implementation and compares the results.
@@ -106,7 +85,6 @@ class Equivalence : public ::testing::Test {
     EXPECT_NE(slurp(dir_ / "rtl" / "config.effective.yaml").find("arbiter_impl: rtl"), std::string::npos);
   }
 
-  fs::path dir_;
   std::string err_;
 };
 

@@ -15,10 +15,12 @@
 #include <vector>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include "tests/common/cli_harness.h"
 #include "tests/flow/random_tree.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using namespace arbsim::test;
 
 namespace {
 
@@ -26,32 +28,20 @@ const std::string kBin = ARBSIM_BIN;
 const std::string kSrc = ARBSIM_SRC;
 constexpr double kTolerance = 0.03;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class FlowVsPacket : public ::testing::Test {
+class FlowVsPacket : public TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "arbsim_flow_XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Exit code of `pcie-arbsim ARGS` run in the test directory; stderr in err.txt.
+  // Exit code of `pcie-arbsim ARGS` (space-separated) run in the test directory; stderr in
+  // stderr.txt.
   int cli(const std::string& args) const {
-    const std::string cmd = "cd '" + dir_.string() + "' && '" + kBin + "' " + args + " >out.txt 2>err.txt";
-    const int status = std::system(cmd.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::vector<std::string> argv;
+    std::stringstream in(args);
+    for (std::string a; in >> a;) argv.push_back(a);
+    return run_binary(kBin, argv).code;
   }
 
   json run(const std::string& yaml, const std::string& fidelity) const {
     std::ofstream(dir_ / "case.yaml") << yaml;
-    EXPECT_EQ(cli("run case.yaml --out " + fidelity + " --fidelity " + fidelity), 0) << slurp(dir_ / "err.txt");
+    EXPECT_EQ(cli("run case.yaml --out " + fidelity + " --fidelity " + fidelity), 0) << slurp(dir_ / "stderr.txt");
     return json::parse(slurp(dir_ / fidelity / "results.json"));
   }
 
@@ -74,7 +64,6 @@ class FlowVsPacket : public ::testing::Test {
     return worst;
   }
 
-  fs::path dir_;
 };
 
 std::string seed000(const std::string& apps) {
@@ -116,13 +105,13 @@ TEST_F(FlowVsPacket, SameResultKeysAndLinkBytes) {
 TEST_F(FlowVsPacket, PriorityPoliciesNeedThePacketModel) {
   std::ofstream(dir_ / "case.yaml") << seed000("  - {name: a, type: stream, gpu: gpu0, size: {fixed: 1MiB}, count: 1}\n");
   EXPECT_EQ(cli("run case.yaml --out o --fidelity flow -s driver.policy=priority_s"), 2);
-  const std::string err = slurp(dir_ / "err.txt");
+  const std::string err = slurp(dir_ / "stderr.txt");
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   EXPECT_NE(err.find("driver.policy"), std::string::npos) << err;
   EXPECT_NE(err.find("sim.fidelity: flow"), std::string::npos) << err;
   EXPECT_FALSE(fs::exists(dir_ / "o"));
   EXPECT_EQ(cli("validate case.yaml -s sim.fidelity=flow -s driver.policy=qos"), 2);
-  EXPECT_EQ(cli("run case.yaml --out o --fidelity flow -s driver.policy=rr"), 0) << slurp(dir_ / "err.txt");
+  EXPECT_EQ(cli("run case.yaml --out o --fidelity flow -s driver.policy=rr"), 0) << slurp(dir_ / "stderr.txt");
   EXPECT_EQ(cli("run case.yaml --out o --fidelity fluid"), 2);
 }
 
@@ -139,7 +128,7 @@ TEST_F(FlowVsPacket, RoundRobinIsPerIngressPortNotPerFlow) {
   std::ofstream(dir_ / "case.yaml") << seed000(apps) << "sim: {time_ns: 4000000}\n";
   for (const char* fidelity : {"packet", "flow"})
     ASSERT_EQ(cli(std::string("run case.yaml -s platform.nodes.rc0.memory.bandwidth_GBps=6 --out ") + fidelity +
-                  " --fidelity " + fidelity), 0) << slurp(dir_ / "err.txt");
+                  " --fidelity " + fidelity), 0) << slurp(dir_ / "stderr.txt");
   // Bytes gpu0 moved over bytes gpu2 moved.
   auto ratio = [&](const char* fidelity) {
     const json r = json::parse(slurp(dir_ / fidelity / "results.json"));

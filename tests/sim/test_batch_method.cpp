@@ -51,3 +51,23 @@ TEST(BatchMethod, PredictionMatchesSimulationPerStream) {
     EXPECT_NEAR(s["copy_end_ns"].get<double>(), s["predicted_copy_end_ns"].get<double>(),
                 0.02 * s["predicted_copy_end_ns"].get<double>());
 }
+
+TEST(BatchMethod, StreamsOnOneCopyEngineAreMerged) {
+  // Two 64 MB H2D streams to gpu1 share its copy engine (§3.2, special case 1): merged,
+  // 128 MB then 6.4 ms of kernels. Reversed timeline (Algorithm 1): gpu0's 32 MB starts at
+  // 3.2 ms alone at 6 GB/s (19.2 MB by 6.4 ms), then shares the 8 GB/s link at 4 GB/s with
+  // the merged stream until its last 12.8 MB are done at 9.6 ms; the merged stream, with
+  // 12.8 MB moved, sends its other 115.2 MB alone at 6 GB/s: 9.6 + 19.2 = 28.8 ms.
+  SimOutcome o = run_yaml("platform: configs/platforms/seed002_sec24_example.yaml\n"
+                          "apps:\n"
+                          "  - name: inspect\n"
+                          "    type: batch\n"
+                          "    count: 1\n"
+                          "    streams:\n"
+                          "      - {gpu: gpu1, bytes: 64MB, kernel_ns: 3.2e6}\n"
+                          "      - {gpu: gpu1, bytes: 64MB, kernel_ns: 3.2e6}\n"
+                          "      - {gpu: gpu0, bytes: 32MB, kernel_ns: 3.2e6}\n");
+  const auto& a = app(o, "inspect");
+  EXPECT_NEAR(a["batch"]["predicted_ns"].get<double>() / 1e6, 28.8, 0.01 * 28.8);
+  EXPECT_NEAR(a["max_ns"].get<double>() / 1e6, 28.8, 0.02 * 28.8);
+}

@@ -26,10 +26,18 @@ BatchRuntime::BatchRuntime(sc_core::sc_module_name name, Driver& driver, BatchMo
 
 double BatchRuntime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
+// Streams that share a DMA engine cannot overlap, so they are merged first (§3.2, special
+// case 1); each keeps its group's timeline (the engine runs the members in issue order).
 BatchTimeline BatchRuntime::predict_batch_latency(const std::vector<BatchStreamOp>& ops, BatchMethod method) const {
   std::vector<BatchStream> streams;
   for (const BatchStreamOp& op : ops) streams.push_back(model_.stream(op));
-  return predict(method, streams, model_.capacity, model_.rates_for(streams));
+  std::vector<int> into;
+  const std::vector<BatchStream> merged = merge_shared_engines(streams, &into);
+  const BatchTimeline grouped = predict(method, merged, model_.capacity, model_.rates_for(merged));
+  BatchTimeline t;
+  t.makespan_ns = grouped.makespan_ns;
+  for (int g : into) t.streams.push_back(grouped.streams[g]);
+  return t;
 }
 
 BatchRuntime::Handle BatchRuntime::batch_op_async(std::vector<BatchStreamOp> ops, BatchMethod method,
@@ -98,10 +106,13 @@ void BatchRuntime::start_copy(int i) {
   r.bytes = op.bytes;
   r.host = op.host;
   if (b.method == BatchMethod::BandwidthAllocation) {
-    // Pace the copy at its static share: the rate the timeline gave it.
+    // Pace the copy at its static share: the rate the timeline gave its engine's group.
     const StreamTimes& t = b.result.predicted.streams[i];
     const BatchStream s = model_.stream(op);
-    r.rate_GBps = static_cast<double>(op.bytes) / (t.copy_end - t.copy_start - s.latency_ns);
+    double group_bytes = 0;
+    for (const BatchStreamOp& other : b.ops)
+      if (model_.stream(other).dma_engine == s.dma_engine) group_bytes += static_cast<double>(other.bytes);
+    r.rate_GBps = group_bytes / (t.copy_end - t.copy_start - s.latency_ns);
   }
   driver_.memcpy(r, [this, i] { copy_done(i); });
 }

@@ -1,7 +1,6 @@
 // `pcie-arbsim predict CONFIG`: predictBatchLatency (seed 002 §3.1) for every batch app of
 // a config, under each of the three methods, without simulating: Algorithm 1's timeline
 // (and the two baselines') on the platform's graph with max-min sharing.
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include "apps/cli.h"
@@ -34,22 +33,14 @@ int cmd_predict(const RunArgs& args) {
   }
   const Topology topo = build_topology(Reader(cfg.effective["platform"], "platform", cfg.file), cfg.platform);
   const BatchModel model = make_batch_model(cfg.platform, topo);
-  std::vector<int> gpus;
-  for (std::size_t i = 0; i < cfg.platform.nodes.size(); ++i)
-    if (cfg.platform.nodes[i].type == "gpu") gpus.push_back(static_cast<int>(i));
   int batches = 0;
   for (const AppCfg& a : cfg.apps) {
     if (a.type != "batch") continue;
     ++batches;
-    std::vector<BatchStream> streams;
-    for (const AppCfg::BatchStreamCfg& s : a.streams) {
-      const int node = node_index(cfg.platform, s.gpu);
-      const int ordinal = static_cast<int>(std::find(gpus.begin(), gpus.end(), node) - gpus.begin());
-      streams.push_back(model.stream({ordinal, s.direction, s.bytes, s.kernel_ns, s.host_rc}));
-    }
+    const std::vector<BatchStreamOp> ops = batch_ops(cfg.platform, a);
     std::printf("%s (%zu streams; the app runs %s)\n", a.name.c_str(), a.streams.size(), a.batch_method.c_str());
     for (BatchMethod m : {BatchMethod::Batch, BatchMethod::BandwidthAllocation, BatchMethod::TimeDivision})
-      print_timeline(a, m, predict(m, streams, model.capacity, model.rates_for(streams)));
+      print_timeline(a, m, model.predict(ops, m));
   }
   if (batches == 0) std::printf("%s has no batch app: nothing to predict\n", args.config.c_str());
   return kExitOk;

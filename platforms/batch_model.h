@@ -11,5 +11,7 @@
 namespace arbsim {
 
 BatchModel make_batch_model(const PlatformCfg& pf, const Topology& topo);
+// The streams of a batch app, GPUs as ordinals (config order, as the driver numbers them).
+std::vector<BatchStreamOp> batch_ops(const PlatformCfg& pf, const AppCfg& app);
 
 }  // namespace arbsim

@@ -256,7 +256,8 @@ void Platform::make_apps() {
     if (a.type == "copy_exec")
       apps_.push_back(std::make_unique<CopyExecApp>(name.c_str(), a, *driver_, g, peer, flow));
     else if (a.type == "batch")
-      apps_.push_back(std::make_unique<BatchApp>(name.c_str(), a, *driver_, batch_runtime(), batch_ops(a), flow));
+      apps_.push_back(std::make_unique<BatchApp>(name.c_str(), a, *driver_, batch_runtime(),
+                                                 batch_ops(cfg_.platform, a), flow));
     else
       apps_.push_back(std::make_unique<StreamApp>(name.c_str(), a, *driver_, g, peer, flow, cfg_.sim.seed));
   }
@@ -268,13 +269,6 @@ BatchRuntime& Platform::batch_runtime() {
   if (!batch_runtime_)
     batch_runtime_ = std::make_unique<BatchRuntime>("batch_runtime", *driver_, make_batch_model(cfg_.platform, topo_));
   return *batch_runtime_;
-}
-
-std::vector<BatchStreamOp> Platform::batch_ops(const AppCfg& a) const {
-  std::vector<BatchStreamOp> ops;
-  for (const AppCfg::BatchStreamCfg& s : a.streams)
-    ops.push_back({gpu_ordinal(s.gpu), s.direction, s.bytes, s.kernel_ns, s.host_rc});
-  return ops;
 }
 
 bool Platform::apps_finished() const {

@@ -69,7 +69,6 @@ class Platform : public FabricControl {
   ArbiterSpec policy_vc_arbiter(const ArbiterSpec& configured) const;
   void make_apps();
   BatchRuntime& batch_runtime();
-  std::vector<BatchStreamOp> batch_ops(const AppCfg& a) const;
   int gpu_ordinal(const std::string& name) const;
 
   Config cfg_;

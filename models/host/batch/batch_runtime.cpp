@@ -28,17 +28,41 @@ double BatchRuntime::now_ns() const { return sc_core::sc_time_stamp().to_seconds
 
 // Streams that share a DMA engine cannot overlap, so they are merged first (§3.2, special
 // case 1); each keeps its group's timeline (the engine runs the members in issue order).
-BatchTimeline BatchRuntime::predict_batch_latency(const std::vector<BatchStreamOp>& ops, BatchMethod method) const {
+BatchTimeline BatchModel::predict(const std::vector<BatchStreamOp>& ops, BatchMethod method,
+                                  std::vector<BatchStream>* streams_out) const {
   std::vector<BatchStream> streams;
-  for (const BatchStreamOp& op : ops) streams.push_back(model_.stream(op));
+  for (const BatchStreamOp& op : ops) streams.push_back(stream(op));
   std::vector<int> into;
   const std::vector<BatchStream> merged = merge_shared_engines(streams, &into);
-  const BatchTimeline grouped = predict(method, merged, model_.capacity, model_.rates_for(merged));
+  const BatchTimeline grouped = arbsim::predict(method, merged, capacity, rates_for(merged));
   BatchTimeline t;
   t.makespan_ns = grouped.makespan_ns;
   for (int g : into) t.streams.push_back(grouped.streams[g]);
+  if (streams_out) *streams_out = std::move(streams);
   return t;
 }
+
+BatchTimeline BatchRuntime::predict_batch_latency(const std::vector<BatchStreamOp>& ops, BatchMethod method) const {
+  return model_.predict(ops, method);
+}
+
+namespace {
+
+// Bandwidth allocation paces each copy at the static share the timeline gave its engine's
+// group: the group's bytes over its copy time (less the fixed delivery latency).
+std::vector<double> pace_rates(const std::vector<BatchStream>& streams, const BatchTimeline& t) {
+  std::vector<double> rates(streams.size(), 0);
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    double group_bytes = 0;
+    for (const BatchStream& other : streams)
+      if (other.dma_engine == streams[i].dma_engine) group_bytes += other.bytes;
+    const StreamTimes& s = t.streams[i];
+    if (streams[i].bytes > 0) rates[i] = group_bytes / (s.copy_end - s.copy_start - streams[i].latency_ns);
+  }
+  return rates;
+}
+
+}  // namespace
 
 BatchRuntime::Handle BatchRuntime::batch_op_async(std::vector<BatchStreamOp> ops, BatchMethod method,
                                                   std::function<void(const BatchResult&)> done) {
@@ -68,7 +92,9 @@ void BatchRuntime::start_next() {
   Batch& b = *running_;
   const std::size_t n = b.ops.size();
   b.result.start_ns = now_ns();
-  b.result.predicted = predict_batch_latency(b.ops, b.method);
+  std::vector<BatchStream> streams;
+  b.result.predicted = model_.predict(b.ops, b.method, &streams);
+  if (b.method == BatchMethod::BandwidthAllocation) b.pace_GBps = pace_rates(streams, b.result.predicted);
   b.result.copy_end_ns.assign(n, 0);
   b.result.stream_end_ns.assign(n, 0);
   b.open = static_cast<int>(n);
@@ -105,15 +131,7 @@ void BatchRuntime::start_copy(int i) {
   r.gpu = op.gpu;
   r.bytes = op.bytes;
   r.host = op.host;
-  if (b.method == BatchMethod::BandwidthAllocation) {
-    // Pace the copy at its static share: the rate the timeline gave its engine's group.
-    const StreamTimes& t = b.result.predicted.streams[i];
-    const BatchStream s = model_.stream(op);
-    double group_bytes = 0;
-    for (const BatchStreamOp& other : b.ops)
-      if (model_.stream(other).dma_engine == s.dma_engine) group_bytes += static_cast<double>(other.bytes);
-    r.rate_GBps = group_bytes / (t.copy_end - t.copy_start - s.latency_ns);
-  }
+  if (!b.pace_GBps.empty()) r.rate_GBps = b.pace_GBps[i];
   driver_.memcpy(r, [this, i] { copy_done(i); });
 }
 

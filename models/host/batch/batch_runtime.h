@@ -40,6 +40,10 @@ struct BatchModel {
   // Rates of transfers moving together (max-min over the graph, models/flow/max_min.h).
   std::function<std::vector<double>(const std::vector<BatchStream>&)> rates_of;
   RateModel rates_for(const std::vector<BatchStream>& streams) const;
+  // predictBatchLatency: the method's timeline for `ops`, streams sharing a DMA engine merged
+  // first (§3.2, case 1). `streams`, if given, receives each op's stream.
+  BatchTimeline predict(const std::vector<BatchStreamOp>& ops, BatchMethod method,
+                        std::vector<BatchStream>* streams = nullptr) const;
 };
 
 class BatchRuntime : public sc_core::sc_module {
@@ -64,6 +68,7 @@ class BatchRuntime : public sc_core::sc_module {
     std::function<void(const BatchResult&)> done;
     BatchResult result;
     int open = 0;
+    std::vector<double> pace_GBps;  // bandwidth allocation: each copy's static share
     std::vector<int> order;        // time division: copies in this order, one at a time
     std::size_t next_in_order = 0;
   };

@@ -235,11 +235,7 @@ double Platform::first_gpu_link_write_GBps() const {
 
 void Platform::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
   if (flow_) return set_flow_tc_map(vc8);
-  for (const LinkPortInfo& l : link_ports_) {
-    std::array<uint8_t, kNumTcs> m;
-    for (int tc = 0; tc < kNumTcs; ++tc) m[tc] = scale_vc(vc8[tc], l.port->config().vcs);
-    l.port->set_tc_map(m);
-  }
+  for (const LinkPortInfo& l : link_ports_) l.port->set_tc_map(scale_map(vc8, l.port->config().vcs));
 }
 
 int Platform::gpu_ordinal(const std::string& name) const {

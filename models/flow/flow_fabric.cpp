@@ -100,8 +100,7 @@ void FlowFabric::add_bytes(int edge, uint8_t tc, double payload, double wire) {
 }
 
 void FlowFabric::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
-  for (FlowEdgeVcs& v : vcs_)
-    for (int tc = 0; tc < kNumTcs; ++tc) v.tc_to_vc[tc] = scale_vc(vc8[tc], v.vcs);
+  for (FlowEdgeVcs& v : vcs_) v.tc_to_vc = scale_map(vc8, v.vcs);
 }
 
 // Copies still moving count the share of their TLPs sent so far on the links; their

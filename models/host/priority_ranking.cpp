@@ -49,4 +49,10 @@ std::array<uint8_t, kNumTcs> priority_vc_map(const std::vector<int>& ranking) {
 
 uint8_t scale_vc(uint8_t vc8, int n_vc) { return static_cast<uint8_t>(vc8 * n_vc / kNumTcs); }
 
+std::array<uint8_t, kNumTcs> scale_map(const std::array<uint8_t, kNumTcs>& vc8, int n_vc) {
+  std::array<uint8_t, kNumTcs> m;
+  for (int tc = 0; tc < kNumTcs; ++tc) m[tc] = scale_vc(vc8[tc], n_vc);
+  return m;
+}
+
 }  // namespace arbsim

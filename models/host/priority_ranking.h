@@ -41,5 +41,7 @@ std::array<uint8_t, kNumTcs> priority_vc_map(const std::vector<int>& ranking);
 
 // Scales an 8-VC map to a link with n VCs, keeping the order (vc * n / 8).
 uint8_t scale_vc(uint8_t vc8, int n_vc);
+// A whole 8-VC map scaled to a link with n VCs.
+std::array<uint8_t, kNumTcs> scale_map(const std::array<uint8_t, kNumTcs>& vc8, int n_vc);
 
 }  // namespace arbsim

@@ -87,23 +87,22 @@ void StreamApp::on_wake() {
   if (cfg_.rate_GBps > 0) {
     if (!may_issue()) return finish();
     const uint64_t size = next_size();
-    ++issued_;
-    ++outstanding_;
-    copy(cfg_.direction, size, [this] { --outstanding_; ++stats_.iterations; });
+    issue_one(size);
     wake_at(ns(static_cast<double>(size) / cfg_.rate_GBps));
     return;
   }
-  while (outstanding_ < cfg_.depth && may_issue()) issue_one();
+  while (outstanding_ < cfg_.depth && may_issue()) issue_one(next_size());
   if (!may_issue()) finish();
 }
 
-void StreamApp::issue_one() {
+// Back to back, a completion tops the queue up again; at a rate, the timer issues.
+void StreamApp::issue_one(uint64_t size) {
   ++issued_;
   ++outstanding_;
-  copy(cfg_.direction, next_size(), [this] {
+  copy(cfg_.direction, size, [this] {
     --outstanding_;
     ++stats_.iterations;
-    on_wake();
+    if (cfg_.rate_GBps <= 0) on_wake();
   });
 }
 

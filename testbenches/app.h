@@ -73,7 +73,7 @@ class StreamApp : public App {
 
  private:
   bool may_issue() const;
-  void issue_one();
+  void issue_one(uint64_t size);
   uint64_t next_size();
   std::mt19937_64 rng_;
   int64_t issued_ = 0;

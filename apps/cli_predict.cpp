@@ -1,6 +1,7 @@
 // `pcie-arbsim predict CONFIG`: predictBatchLatency (seed 002 §3.1) for every batch app of
 // a config, under each of the three methods, without simulating: Algorithm 1's timeline
-// (and the two baselines') on the platform's graph with max-min sharing.
+// (and the two baselines') on the platform's graph with max-min sharing. A program's time
+// is the sum of its batches' (they run atomically, one after another).
 #include <cstdio>
 #include <iostream>
 #include "apps/cli.h"
@@ -11,13 +12,30 @@ namespace arbsim {
 
 namespace {
 
-void print_timeline(const AppCfg& a, BatchMethod m, const BatchTimeline& t) {
+void print_timeline(const std::vector<AppCfg::BatchStreamCfg>& streams, BatchMethod m, const BatchTimeline& t) {
   std::printf("  %-22s makespan %12.3f us\n", to_string(m), t.makespan_ns / 1e3);
   for (std::size_t i = 0; i < t.streams.size(); ++i) {
     const StreamTimes& s = t.streams[i];
     std::printf("    S%zu %-8s copy %12.3f -> %12.3f us   kernel %12.3f -> %12.3f us\n", i + 1,
-                a.streams[i].gpu.c_str(), s.copy_start / 1e3, s.copy_end / 1e3, s.kernel_start / 1e3,
+                streams[i].gpu.c_str(), s.copy_start / 1e3, s.copy_end / 1e3, s.kernel_start / 1e3,
                 s.kernel_end / 1e3);
+  }
+}
+
+void predict_app(const BatchModel& model, const BatchProgram& p, const AppCfg& a) {
+  std::printf("%s (%zu distinct batches, %zu in its program; the app runs %s)\n", a.name.c_str(), a.batches.size(),
+              a.program.size(), a.batch_method.c_str());
+  for (BatchMethod m : {BatchMethod::Batch, BatchMethod::BandwidthAllocation, BatchMethod::TimeDivision}) {
+    std::vector<double> each;
+    for (std::size_t b = 0; b < p.batches.size(); ++b) {
+      const BatchTimeline t = model.predict(p.batches[b], m, *p.reserved);
+      if (a.batches.size() > 1) std::printf(" batch %zu:\n", b + 1);
+      print_timeline(a.batches[b], m, t);
+      each.push_back(t.makespan_ns);
+    }
+    double total = 0;
+    for (int b : p.program) total += each[b];
+    std::printf("  %-22s program  %12.3f us\n", to_string(m), total / 1e3);
   }
 }
 
@@ -33,16 +51,13 @@ int cmd_predict(const RunArgs& args) {
   }
   const Topology topo = build_topology(Reader(cfg.effective["platform"], "platform", cfg.file), cfg.platform);
   const BatchModel model = make_batch_model(cfg.platform, topo);
-  int batches = 0;
+  int apps = 0;
   for (const AppCfg& a : cfg.apps) {
     if (a.type != "batch") continue;
-    ++batches;
-    const std::vector<BatchStreamOp> ops = batch_ops(cfg.platform, a);
-    std::printf("%s (%zu streams; the app runs %s)\n", a.name.c_str(), a.streams.size(), a.batch_method.c_str());
-    for (BatchMethod m : {BatchMethod::Batch, BatchMethod::BandwidthAllocation, BatchMethod::TimeDivision})
-      print_timeline(a, m, model.predict(ops, m));
+    ++apps;
+    predict_app(model, batch_program(cfg.platform, topo, a), a);
   }
-  if (batches == 0) std::printf("%s has no batch app: nothing to predict\n", args.config.c_str());
+  if (apps == 0) std::printf("%s has no batch app: nothing to predict\n", args.config.c_str());
   return kExitOk;
 }
 

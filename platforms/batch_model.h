@@ -4,6 +4,7 @@
 // are their max-min fair shares (models/flow/max_min.h). Used by the run-time to compute
 // schedules and by `pcie-arbsim predict`, without elaborating SystemC.
 #pragma once
+#include <memory>
 #include "models/host/batch/batch_runtime.h"
 #include "platforms/config.h"
 #include "platforms/topology.h"
@@ -11,7 +12,17 @@
 namespace arbsim {
 
 BatchModel make_batch_model(const PlatformCfg& pf, const Topology& topo);
-// The streams of a batch app, GPUs as ordinals (config order, as the driver numbers them).
-std::vector<BatchStreamOp> batch_ops(const PlatformCfg& pf, const AppCfg& app);
+// One batch operation's streams, GPUs as ordinals (config order, as the driver numbers
+// them); a peer copy between PCIe domains is staged, by default in the source's socket.
+std::vector<BatchStreamOp> batch_ops(const PlatformCfg& pf, const Topology& topo,
+                                     const std::vector<AppCfg::BatchStreamCfg>& streams);
+// A batch app's distinct batch operations as ops, and all their streams (what bandwidth
+// allocation reserves for).
+struct BatchProgram {
+  std::vector<std::vector<BatchStreamOp>> batches;
+  std::vector<int> program;
+  std::shared_ptr<const std::vector<BatchStreamOp>> reserved;
+};
+BatchProgram batch_program(const PlatformCfg& pf, const Topology& topo, const AppCfg& app);
 
 }  // namespace arbsim

@@ -72,15 +72,16 @@ struct AppCfg {
   double start_ns = 0;
   int tc = 0;
   double deadline_ns = 0;            // per-transfer deadline (QoS task), 0 = none
-  // batch (seed 002): a batch operation of command streams, issued `count` times
+  // batch (seed 002): a program of batch operations (a single one: `streams`), run `count` times
   struct BatchStreamCfg {
-    std::string gpu, host;
+    std::string gpu, host, peer;       // peer: a GPU-to-GPU copy from `gpu` to `peer`
     int host_rc = -1;                  // root-complex ordinal of `host`; -1 = the GPU's own
-    CopyDir direction = CopyDir::H2D;
+    CopyDir direction = CopyDir::H2D;  // H2D, D2H, or P2P when `peer` is set
     uint64_t bytes = 0;
     double kernel_ns = 0;
   };
-  std::vector<BatchStreamCfg> streams;
+  std::vector<std::vector<BatchStreamCfg>> batches;  // the app's distinct batch operations
+  std::vector<int> program;            // indices into `batches` in issue order, repeats unrolled
   std::string batch_method = "batch";  // batch | bandwidth_allocation | time_division
   double period_ns = 0;                 // 0 = the next batch when one completes
   // stream / peer

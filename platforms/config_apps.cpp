@@ -55,10 +55,10 @@ void parse_copy_exec(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
   parse_until(r, a, "iterations", &a.iterations);
 }
 
-// A batch operation (seed 002 §3.1): command streams, each an optional H2D or D2H copy then
-// an optional kernel on one GPU, run by `method`; issued `count` times.
-void parse_batch_stream(const Reader& s, const PlatformCfg& pf, AppCfg& a) {
-  s.allow({"gpu", "host", "direction", "bytes", "kernel_ns"});
+// A command stream of a batch operation (seed 002 §3.1): an optional copy (H2D, D2H, or to
+// a `peer` GPU) then an optional kernel on `gpu`.
+AppCfg::BatchStreamCfg parse_batch_stream(const Reader& s, const PlatformCfg& pf) {
+  s.allow({"gpu", "host", "direction", "peer", "bytes", "kernel_ns"});
   AppCfg one;
   one.gpu = gpu_ref(s, pf, "gpu");
   parse_host(s, pf, one);
@@ -66,21 +66,60 @@ void parse_batch_stream(const Reader& s, const PlatformCfg& pf, AppCfg& a) {
   b.gpu = one.gpu;
   b.host = one.host;
   b.host_rc = one.host_rc;
-  b.direction = s.one_of("direction", "h2d", {"h2d", "d2h"}) == "h2d" ? CopyDir::H2D : CopyDir::D2H;
+  if (s.has("peer")) {
+    if (s.has("direction")) s.fail("direction", "a peer copy has no direction: it goes from `gpu` to `peer`");
+    b.peer = gpu_ref(s, pf, "peer");
+    if (b.peer == b.gpu) s.fail("peer", "a peer copy needs two different GPUs");
+    b.direction = CopyDir::P2P;
+  } else {
+    b.direction = s.one_of("direction", "h2d", {"h2d", "d2h"}) == "h2d" ? CopyDir::H2D : CopyDir::D2H;
+  }
   b.bytes = s.has("bytes") ? s.bytes("bytes", 1) : 0;
   b.kernel_ns = s.time_ns("kernel_ns", 0);
   if (b.bytes == 0 && b.kernel_ns == 0) s.fail("", "a stream needs `bytes` or `kernel_ns` (or both)");
-  a.streams.push_back(b);
+  return b;
+}
+
+// One batch operation: its streams, added to the app's distinct batches; returns its index.
+int parse_one_batch(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
+  std::vector<AppCfg::BatchStreamCfg> streams;
+  for (const Reader& s : r.list("streams")) streams.push_back(parse_batch_stream(s, pf));
+  if (streams.empty()) r.fail("streams", "a batch needs at least one stream");
+  a.batches.push_back(streams);
+  return static_cast<int>(a.batches.size()) - 1;
+}
+
+// `program`: steps run in order, each one batch (`streams`) or several (`batches`), the
+// step repeated `repeat` times (seed 002 §4.2's domain decomposition loops over two).
+void parse_program(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
+  constexpr int64_t kMaxBatches = 1000000;
+  for (const Reader& step : r.list("program")) {
+    step.allow({"streams", "batches", "repeat"});
+    if (step.has("streams") == step.has("batches")) step.fail("", "give either `streams` or `batches`");
+    std::vector<int> body;
+    if (step.has("streams")) body.push_back(parse_one_batch(step, pf, a));
+    for (const Reader& b : step.has("batches") ? step.list("batches") : std::vector<Reader>()) {
+      b.allow({"streams"});
+      body.push_back(parse_one_batch(b, pf, a));
+    }
+    if (body.empty()) step.fail("batches", "a step needs at least one batch");
+    const int64_t repeat = step.int_in("repeat", 1, 1, static_cast<int>(kMaxBatches));
+    if (static_cast<int64_t>(a.program.size()) + repeat * static_cast<int64_t>(body.size()) > kMaxBatches)
+      step.fail("repeat", "the program would run more than 1000000 batch operations");
+    for (int64_t k = 0; k < repeat; ++k) a.program.insert(a.program.end(), body.begin(), body.end());
+  }
+  if (a.program.empty()) r.fail("program", "a program needs at least one step");
 }
 
 void parse_batch(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
-  r.allow({"name", "type", "method", "streams", "count", "period_ns", "duration_ns", "start_ns", "tc",
+  r.allow({"name", "type", "method", "streams", "program", "count", "period_ns", "duration_ns", "start_ns", "tc",
            "deadline_ns"});
   a.batch_method = r.one_of("method", "batch", {"batch", "bandwidth_allocation", "time_division"});
   a.period_ns = r.time_ns("period_ns", 0);
-  for (const Reader& s : r.list("streams")) parse_batch_stream(s, pf, a);
-  if (a.streams.empty()) r.fail("streams", "a batch needs at least one stream");
-  a.gpu = a.streams.front().gpu;
+  if (r.has("streams") == r.has("program")) r.fail("", "a batch app needs either `streams` or `program`");
+  if (r.has("streams")) a.program = {parse_one_batch(r, pf, a)};
+  else parse_program(r, pf, a);
+  a.gpu = a.batches.front().front().gpu;
   parse_until(r, a, "count", &a.count);
 }
 

@@ -253,7 +253,7 @@ void Platform::make_apps() {
       apps_.push_back(std::make_unique<CopyExecApp>(name.c_str(), a, *driver_, g, peer, flow));
     else if (a.type == "batch")
       apps_.push_back(std::make_unique<BatchApp>(name.c_str(), a, *driver_, batch_runtime(),
-                                                 batch_ops(cfg_.platform, a), flow));
+                                                 batch_program(cfg_.platform, topo_, a), flow));
     else
       apps_.push_back(std::make_unique<StreamApp>(name.c_str(), a, *driver_, g, peer, flow, cfg_.sim.seed));
   }

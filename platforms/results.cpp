@@ -14,20 +14,29 @@ double r3(double v) { return std::round(v * 1000.0) / 1000.0; }
 double ns(const sc_core::sc_time& t) { return r3(t.to_seconds() * 1e9); }
 
 // A batch app's first batch: each stream's predicted and measured copy and stream end
-// (seed 002 Table 2 compares these), relative to the batch start.
+// (seed 002 Table 2 compares these), relative to the batch start; and its program's first
+// run, predicted (the sum of its batches' predictions) and measured.
 ordered_json batch_json(const BatchApp& b) {
   ordered_json j;
   j["method"] = b.config().batch_method;
   j["predicted_ns"] = r3(b.predicted_ns());
+  j["program_batches"] = b.program_batches();
+  j["program_predicted_ns"] = r3(b.program_predicted_ns());
+  j["program_ns"] = r3(b.program_ns());
   const BatchResult& r = b.first();
+  const auto& cfg = b.config().batches[b.config().program.front()];
   j["streams"] = ordered_json::array();
-  for (std::size_t i = 0; i < r.stream_end_ns.size(); ++i)
-    j["streams"].push_back({{"gpu", b.config().streams[i].gpu},
-                            {"copy_start_ns", r3(r.predicted.streams[i].copy_start)},
-                            {"predicted_copy_end_ns", r3(r.predicted.streams[i].copy_end)},
-                            {"copy_end_ns", r3(r.copy_end_ns[i])},
-                            {"predicted_end_ns", r3(r.predicted.streams[i].kernel_end)},
-                            {"end_ns", r3(r.stream_end_ns[i])}});
+  for (std::size_t i = 0; i < r.stream_end_ns.size(); ++i) {
+    ordered_json s = {{"gpu", cfg[i].gpu},
+                      {"copy_start_ns", r3(r.predicted.streams[i].copy_start)},
+                      {"predicted_copy_end_ns", r3(r.predicted.streams[i].copy_end)},
+                      {"copy_end_ns", r3(r.copy_end_ns[i])},
+                      {"predicted_end_ns", r3(r.predicted.streams[i].kernel_end)},
+                      {"end_ns", r3(r.stream_end_ns[i])}};
+    if (!cfg[i].peer.empty()) s["peer"] = cfg[i].peer;
+    if (r.stage_gap_ns[i] != 0) s["stage_gap_ns"] = r3(r.stage_gap_ns[i]);
+    j["streams"].push_back(s);
+  }
   return j;
 }
 

@@ -3,12 +3,14 @@
 namespace arbsim {
 
 BatchApp::BatchApp(sc_core::sc_module_name name, const AppCfg& cfg, Driver& driver, BatchRuntime& runtime,
-                   std::vector<BatchStreamOp> ops, uint32_t flow_id)
-    : App(name, cfg, driver, ops.empty() ? 0 : ops.front().gpu, -1, flow_id), runtime_(runtime), ops_(std::move(ops)) {
+                   BatchProgram program, uint32_t flow_id)
+    : App(name, cfg, driver, program.batches.front().front().gpu, -1, flow_id),
+      runtime_(runtime),
+      program_(std::move(program)) {
   parse_batch_method(cfg.batch_method, &method_);
 }
 
-// Back to back (period 0): the next batch is issued when one completes; else one per period.
+// Back to back (period 0): the next run is issued when one completes; else one per period.
 void BatchApp::on_wake() {
   if (cfg_.count > 0 && issued_ >= cfg_.count) return finish();
   if (past_deadline()) return finish();
@@ -16,24 +18,34 @@ void BatchApp::on_wake() {
   if (cfg_.period_ns > 0) wake_at(sc_core::sc_time(cfg_.period_ns, sc_core::SC_NS));
 }
 
+// One run: every batch of the program, queued at once (the run-time runs them atomically
+// in issue order, §3.2).
 void BatchApp::issue() {
   ++issued_;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   if (!stats_.issued_any) stats_.first_issue = start;
   stats_.issued_any = true;
-  runtime_.batch_op_async(ops_, method_, [this](const BatchResult& r) {
-    if (done_ == 0) {
-      first_ = r;
-      predicted_ns_ = r.predicted.makespan_ns;
-    }
-    ++done_;
-    ++stats_.iterations;
-    ++stats_.transfers;
-    for (const BatchStreamOp& op : ops_) stats_.bytes += op.bytes;
-    stats_.latencies_ns.push_back(r.end_ns - r.start_ns);
-    stats_.last_done = sc_core::sc_time_stamp();
-    if (cfg_.period_ns <= 0) on_wake();
-  });
+  const double start_ns = start.to_seconds() * 1e9;
+  for (std::size_t step = 0; step < program_.program.size(); ++step)
+    runtime_.batch_op_async(program_.batches[program_.program[step]], method_,
+                            [this, step, start_ns](const BatchResult& r) { batch_done(step, start_ns, r); },
+                            program_.reserved);
+}
+
+void BatchApp::batch_done(std::size_t step, double run_start_ns, const BatchResult& r) {
+  const bool first_run = done_ == 0;
+  if (first_run && step == 0) first_ = r;
+  if (first_run) program_predicted_ns_ += r.predicted.makespan_ns;
+  ++stats_.transfers;
+  for (const BatchStreamOp& op : program_.batches[program_.program[step]]) stats_.bytes += op.bytes;
+  if (step + 1 < program_.program.size()) return;
+  // The run's last batch.
+  ++done_;
+  ++stats_.iterations;
+  stats_.latencies_ns.push_back(r.end_ns - run_start_ns);
+  if (first_run) program_ns_ = r.end_ns - run_start_ns;
+  stats_.last_done = sc_core::sc_time_stamp();
+  if (cfg_.period_ns <= 0) on_wake();
 }
 
 }  // namespace arbsim

@@ -16,15 +16,24 @@ namespace {
 const std::vector<double> kCapacity = {8, 6, 6, 6, 6};
 
 // Max-min on this star, by hand: n transfers share edge 0, each also capped by its own 6.
-std::vector<double> star_rates(const std::vector<int>& active) {
-  const double share = std::min(6.0, 8.0 / static_cast<double>(active.size()));
-  return std::vector<double>(active.size(), share);
+std::vector<double> star_rates(const std::vector<const BatchTransfer*>& moving) {
+  const double share = std::min(6.0, 8.0 / static_cast<double>(moving.size()));
+  return std::vector<double>(moving.size(), share);
+}
+
+// A stream of `bytes` to GPU `gpu` (edges 0 and 1+gpu) on engine `engine`, then a kernel.
+BatchStream to_gpu(double bytes, double kernel_ns, int gpu, int engine, double latency_ns = 0) {
+  BatchStream s;
+  if (bytes > 0) s.transfers.push_back({bytes, {0, 1 + gpu}, {}, latency_ns});
+  s.kernel_ns = kernel_ns;
+  s.engines = {engine};
+  return s;
 }
 
 std::vector<BatchStream> example() {
   std::vector<BatchStream> s;
   const double mb[] = {32e6, 128e6, 128e6, 32e6};
-  for (int i = 0; i < 4; ++i) s.push_back({mb[i], mb[i] / 10.0, {0, 1 + i}, i, {}});
+  for (int i = 0; i < 4; ++i) s.push_back(to_gpu(mb[i], mb[i] / 10.0, i, i));
   return s;
 }
 
@@ -55,26 +64,67 @@ TEST(BatchPredictor, TimeDivisionRunsOneTransferAtATime) {
 }
 
 TEST(BatchPredictor, StreamsWithoutTransferOrKernel) {
-  std::vector<BatchStream> s = {{0, 5e6, {}, 0, {}}, {60e6, 0, {0, 1}, 1, {}}};
+  std::vector<BatchStream> s = {to_gpu(0, 5e6, 0, 0), to_gpu(60e6, 0, 0, 1)};
   const BatchTimeline t = predict_batch(s, star_rates);
   EXPECT_NEAR(t.makespan_ns, 10e6, 1.0);  // 60 MB at 6 GB/s; the 5 ms kernel runs at the end
   EXPECT_NEAR(t.streams[0].kernel_start, 5e6, 1.0);
 }
 
 TEST(BatchPredictor, StreamsOnOneEngineAreMerged) {
-  std::vector<BatchStream> s = {{10e6, 1e6, {0, 1}, 7, {}}, {20e6, 2e6, {0, 1}, 7, {}}, {5e6, 0, {0, 2}, 3, {}}};
-  std::vector<int> into;
-  const std::vector<BatchStream> m = merge_shared_engines(s, &into);
+  std::vector<BatchStream> s = {to_gpu(10e6, 1e6, 0, 7), to_gpu(20e6, 2e6, 0, 7), to_gpu(5e6, 0, 1, 3)};
+  std::vector<int> into, part;
+  const std::vector<BatchStream> m = merge_shared_engines(s, &into, &part);
   ASSERT_EQ(m.size(), 2u);
-  EXPECT_DOUBLE_EQ(m[0].bytes, 30e6);
+  EXPECT_DOUBLE_EQ(m[0].bytes(), 30e6);
   EXPECT_DOUBLE_EQ(m[0].kernel_ns, 3e6);
   EXPECT_EQ(into, (std::vector<int>{0, 0, 1}));
+  EXPECT_EQ(part, (std::vector<int>{0, 1, 0}));
 }
 
 TEST(BatchPredictor, FixedLatencyDelaysEachDelivery) {
   // One 60 MB stream at 6 GB/s with a 1 ms delivery latency and a 5 ms kernel: 10 + 1 + 5.
-  std::vector<BatchStream> s = {{60e6, 5e6, {0, 1}, 0, {}, 1e6}};
+  std::vector<BatchStream> s = {to_gpu(60e6, 5e6, 0, 0, 1e6)};
   EXPECT_NEAR(predict_batch(s, star_rates).makespan_ns, 16e6, 1.0);
   EXPECT_NEAR(predict_time_division(s, star_rates).makespan_ns, 16e6, 1.0);
   EXPECT_NEAR(predict_bandwidth_allocation(s, kCapacity).makespan_ns, 16e6, 1.0);
+}
+
+TEST(BatchPredictor, MergedStreamsCopyOneAfterAnother) {
+  // A (12 MB) and B (6 MB) share engine 7, C (30 MB) has its own; no kernels. Reversed
+  // timeline: B then A (the group, 18 MB) and C share edge 0 at 4 GB/s each until the group
+  // is done at 4.5 ms (B's 6 MB by 1.5 ms); C's last 12 MB go alone at 6 GB/s: 6.5 ms.
+  std::vector<BatchStream> s = {to_gpu(12e6, 0, 0, 7), to_gpu(6e6, 0, 0, 7), to_gpu(30e6, 0, 1, 3)};
+  std::vector<int> into, part;
+  const std::vector<BatchStream> m = merge_shared_engines(s, &into, &part);
+  const BatchTimeline t = predict_batch(m, star_rates);
+  EXPECT_NEAR(t.makespan_ns, 6.5e6, 1.0);
+  const StreamTimes& g = t.streams[into[0]];
+  EXPECT_NEAR(g.part_start[part[0]], 2.0e6, 1.0);  // forward: A at 2.0-5.0 ms, then B at 5.0-6.5 ms
+  EXPECT_NEAR(g.part_end[part[0]], 5.0e6, 1.0);
+  EXPECT_NEAR(g.part_start[part[1]], 5.0e6, 1.0);
+  EXPECT_NEAR(g.part_end[part[1]], 6.5e6, 1.0);
+  EXPECT_NEAR(t.streams[into[2]].copy_start, 0.0, 1.0);
+}
+
+TEST(BatchPredictor, EnginesMergeTransitively) {
+  // A staged copy holds two engines: {1,2} and {2,3} and {3} form one group; {4} another.
+  std::vector<BatchStream> s(4);
+  s[0].engines = {1, 2};
+  s[1].engines = {2, 3};
+  s[2].engines = {3};
+  s[3].engines = {4};
+  std::vector<int> into;
+  EXPECT_EQ(merge_shared_engines(s, &into).size(), 2u);
+  EXPECT_EQ(into, (std::vector<int>{0, 0, 0, 1}));
+}
+
+TEST(BatchPredictor, BandwidthAllocationReservesForTheApplicationsTransfers) {
+  // The §2.4 batch in an application that also makes four other transfers over edge 0:
+  // eight reservations share the 8 GB/s, 1 GB/s each: 128 MB / 1 GB/s + 12.8 ms = 140.8 ms.
+  std::vector<BatchTransfer> app;
+  for (const BatchStream& s : example()) app.push_back(s.transfers.front());
+  for (int i = 0; i < 4; ++i) app.push_back({1e6, {0}, {}, 0});
+  const BatchTimeline t = predict_bandwidth_allocation(example(), kCapacity, app);
+  EXPECT_NEAR(t.makespan_ns, 140.8e6, 1.0);
+  EXPECT_NEAR(t.streams[1].part_pace.front(), 1.0, 1e-12);
 }

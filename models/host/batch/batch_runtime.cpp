@@ -1,21 +1,10 @@
 #include "models/host/batch/batch_runtime.h"
 #include <algorithm>
-#include <numeric>
 
 namespace arbsim {
 
 using sc_core::sc_time;
 using sc_core::SC_NS;
-
-RateModel BatchModel::rates_for(const std::vector<BatchStream>& streams) const {
-  // Max-min over the platform graph is what BatchModel::stream's paths are built for; the
-  // platform supplies it through `rates_of` captured in the returned closure.
-  return [this, &streams](const std::vector<int>& active) {
-    std::vector<BatchStream> s;
-    for (int i : active) s.push_back(streams[i]);
-    return rates_of ? rates_of(s) : std::vector<double>(active.size(), 0.0);
-  };
-}
 
 BatchRuntime::BatchRuntime(sc_core::sc_module_name name, Driver& driver, BatchModel model)
     : sc_core::sc_module(name), driver_(driver), model_(std::move(model)) {
@@ -26,19 +15,56 @@ BatchRuntime::BatchRuntime(sc_core::sc_module_name name, Driver& driver, BatchMo
 
 double BatchRuntime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
+namespace {
+
+std::vector<BatchStream> streams_of(const BatchModel& m, const std::vector<BatchStreamOp>& ops) {
+  std::vector<BatchStream> s;
+  for (const BatchStreamOp& op : ops) s.push_back(m.stream(op));
+  return s;
+}
+
+BatchTimeline predict_merged(const BatchModel& m, BatchMethod method, const std::vector<BatchStream>& merged,
+                             const std::vector<BatchStreamOp>& reserved) {
+  switch (method) {
+    case BatchMethod::Batch: return predict_batch(merged, m.rates);
+    case BatchMethod::TimeDivision: return predict_time_division(merged, m.rates);
+    case BatchMethod::BandwidthAllocation: break;
+  }
+  std::vector<BatchTransfer> app;
+  for (const BatchStream& s : streams_of(m, reserved)) app.insert(app.end(), s.transfers.begin(), s.transfers.end());
+  return predict_bandwidth_allocation(merged, m.capacity, app);
+}
+
+}  // namespace
+
 // Streams that share a DMA engine cannot overlap, so they are merged first (§3.2, special
-// case 1); each keeps its group's timeline (the engine runs the members in issue order).
+// case 1); each op then gets its own transfer's times within its group, and its kernel
+// after the group's transfers (behind earlier members' kernels on the same GPU).
 BatchTimeline BatchModel::predict(const std::vector<BatchStreamOp>& ops, BatchMethod method,
-                                  std::vector<BatchStream>* streams_out) const {
-  std::vector<BatchStream> streams;
-  for (const BatchStreamOp& op : ops) streams.push_back(stream(op));
-  std::vector<int> into;
-  const std::vector<BatchStream> merged = merge_shared_engines(streams, &into);
-  const BatchTimeline grouped = arbsim::predict(method, merged, capacity, rates_for(merged));
+                                  const std::vector<BatchStreamOp>& reserved) const {
+  std::vector<int> into, part;
+  const std::vector<BatchStream> merged = merge_shared_engines(streams_of(*this, ops), &into, &part);
+  const BatchTimeline grouped = predict_merged(*this, method, merged, reserved.empty() ? ops : reserved);
   BatchTimeline t;
   t.makespan_ns = grouped.makespan_ns;
-  for (int g : into) t.streams.push_back(grouped.streams[g]);
-  if (streams_out) *streams_out = std::move(streams);
+  t.group = into;
+  std::vector<std::vector<double>> gpu_free(merged.size());
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const StreamTimes& g = grouped.streams[into[i]];
+    StreamTimes s;
+    s.copy_start = s.copy_end = g.copy_end;
+    if (part[i] >= 0) {
+      s.copy_start = g.part_start[part[i]];
+      s.copy_end = g.part_end[part[i]];
+      if (!g.part_pace.empty()) s.part_pace = {g.part_pace[part[i]]};
+    }
+    double start = g.copy_end;
+    for (std::size_t j = 0; j < i; ++j)
+      if (into[j] == into[i] && ops[j].gpu == ops[i].gpu) start += ops[j].kernel_ns;
+    s.kernel_start = start;
+    s.kernel_end = start + ops[i].kernel_ns;
+    t.streams.push_back(s);
+  }
   return t;
 }
 
@@ -46,31 +72,15 @@ BatchTimeline BatchRuntime::predict_batch_latency(const std::vector<BatchStreamO
   return model_.predict(ops, method);
 }
 
-namespace {
-
-// Bandwidth allocation paces each copy at the static share the timeline gave its engine's
-// group: the group's bytes over its copy time (less the fixed delivery latency).
-std::vector<double> pace_rates(const std::vector<BatchStream>& streams, const BatchTimeline& t) {
-  std::vector<double> rates(streams.size(), 0);
-  for (std::size_t i = 0; i < streams.size(); ++i) {
-    double group_bytes = 0;
-    for (const BatchStream& other : streams)
-      if (other.dma_engine == streams[i].dma_engine) group_bytes += other.bytes;
-    const StreamTimes& s = t.streams[i];
-    if (streams[i].bytes > 0) rates[i] = group_bytes / (s.copy_end - s.copy_start - streams[i].latency_ns);
-  }
-  return rates;
-}
-
-}  // namespace
-
 BatchRuntime::Handle BatchRuntime::batch_op_async(std::vector<BatchStreamOp> ops, BatchMethod method,
-                                                  std::function<void(const BatchResult&)> done) {
+                                                  std::function<void(const BatchResult&)> done,
+                                                  std::shared_ptr<const std::vector<BatchStreamOp>> reserved) {
   auto b = std::make_unique<Batch>();
   b->id = next_id_++;
   b->ops = std::move(ops);
   b->method = method;
   b->done = std::move(done);
+  b->reserved = std::move(reserved);
   const Handle h = b->id;
   queue_.push_back(std::move(b));
   if (!running_) start_next();
@@ -92,64 +102,111 @@ void BatchRuntime::start_next() {
   Batch& b = *running_;
   const std::size_t n = b.ops.size();
   b.result.start_ns = now_ns();
-  std::vector<BatchStream> streams;
-  b.result.predicted = model_.predict(b.ops, b.method, &streams);
-  if (b.method == BatchMethod::BandwidthAllocation) b.pace_GBps = pace_rates(streams, b.result.predicted);
+  b.result.predicted = model_.predict(b.ops, b.method, b.reserved ? *b.reserved : std::vector<BatchStreamOp>());
+  b.result.copy_start_ns.assign(n, 0);
   b.result.copy_end_ns.assign(n, 0);
   b.result.stream_end_ns.assign(n, 0);
+  b.result.stage_gap_ns.assign(n, 0);
+  b.staged.resize(n);
   b.open = static_cast<int>(n);
-  if (n == 0) return stream_done(-1);
-  if (b.method == BatchMethod::TimeDivision) {
-    b.order.resize(n);
-    std::iota(b.order.begin(), b.order.end(), 0);
-    std::sort(b.order.begin(), b.order.end(), [&](int x, int y) {
-      return b.result.predicted.streams[x].copy_start < b.result.predicted.streams[y].copy_start;
-    });
-    b.next_in_order = 1;
-    return start_copy(b.order[0]);
+  if (n == 0) return finish();
+  for (std::size_t i = 0; i < n; ++i) {
+    const int g = b.result.predicted.group[i];
+    if (static_cast<int>(b.groups.size()) <= g) b.groups.resize(g + 1);
+    b.groups[g].members.push_back(static_cast<int>(i));
+    b.groups[g].copies |= b.ops[i].bytes > 0;
   }
-  for (std::size_t i = 0; i < n; ++i) starts_.emplace(b.result.start_ns + b.result.predicted.streams[i].copy_start, i);
+  auto group_start = [&](int g) { return b.result.predicted.streams[b.groups[g].members.front()].copy_start; };
+  if (b.method == BatchMethod::TimeDivision) {
+    // One transfer at a time; kernel-only streams hold no bandwidth and start at once.
+    std::vector<int> kernels_only;
+    for (std::size_t g = 0; g < b.groups.size(); ++g)
+      (b.groups[g].copies ? b.order : kernels_only).push_back(static_cast<int>(g));
+    std::stable_sort(b.order.begin(), b.order.end(), [&](int x, int y) { return group_start(x) < group_start(y); });
+    b.next_in_order = 1;
+    if (!b.order.empty()) start_group(b.order[0]);
+    for (int g : kernels_only) start_group(g);
+    return;
+  }
+  for (std::size_t g = 0; g < b.groups.size(); ++g) starts_.emplace(b.result.start_ns + group_start(g), g);
   fire();
 }
 
 void BatchRuntime::fire() {
   const double now = now_ns();
   while (!starts_.empty() && starts_.begin()->first <= now + 1e-3) {
-    const int i = starts_.begin()->second;
+    const int g = starts_.begin()->second;
     starts_.erase(starts_.begin());
-    start_copy(i);
+    start_group(g);
   }
   if (!starts_.empty()) start_event_.notify(sc_time(starts_.begin()->first - now, SC_NS));
+}
+
+void BatchRuntime::start_group(int g) {
+  Group& grp = running_->groups[g];
+  start_copy(grp.members[grp.next++]);
 }
 
 void BatchRuntime::start_copy(int i) {
   Batch& b = *running_;
   const BatchStreamOp& op = b.ops[i];
+  b.result.copy_start_ns[i] = now_ns() - b.result.start_ns;
   if (op.bytes == 0) return copy_done(i);
+  // Bandwidth allocation paces the copy at its static share (bytes/ns = GB/s).
+  const std::vector<double>& pace = b.result.predicted.streams[i].part_pace;
+  const double rate = b.method == BatchMethod::BandwidthAllocation && !pace.empty() ? pace.front() : 0;
+  if (op.staged) {
+    StagedCopySpec s{op.gpu, op.peer, op.host, op.bytes, kStagingChunkBytes, kStagingBuffers, rate};
+    b.staged[i] = std::make_unique<StagedCopy>(driver_, s, [this, i] { copy_done(i); });
+    return b.staged[i]->start();
+  }
   MemcpyRequest r;
   r.dir = op.dir;
   r.gpu = op.gpu;
+  r.peer = op.peer;
   r.bytes = op.bytes;
   r.host = op.host;
-  if (!b.pace_GBps.empty()) r.rate_GBps = b.pace_GBps[i];
+  r.rate_GBps = rate;
   driver_.memcpy(r, [this, i] { copy_done(i); });
 }
 
 void BatchRuntime::copy_done(int i) {
   Batch& b = *running_;
   b.result.copy_end_ns[i] = now_ns() - b.result.start_ns;
-  if (b.method == BatchMethod::TimeDivision && b.next_in_order < b.order.size())
-    start_copy(b.order[b.next_in_order++]);
-  const double kernel = b.ops[i].kernel_ns;
-  if (kernel <= 0) return stream_done(i);
-  driver_.gpu(b.ops[i].gpu).run_kernel(sc_time(kernel, SC_NS), [this, i] { stream_done(i); });
+  if (b.staged[i]) b.result.stage_gap_ns[i] = b.staged[i]->h2d_start_ns() - b.staged[i]->d2h_start_ns();
+  const int g = b.result.predicted.group[i];
+  Group& grp = b.groups[g];
+  if (grp.next < grp.members.size()) return start_copy(grp.members[grp.next++]);
+  group_copied(g);
+}
+
+// The group's transfers are done: the next group under time division, and its kernels.
+void BatchRuntime::group_copied(int g) {
+  Batch& b = *running_;
+  if (b.method == BatchMethod::TimeDivision && b.groups[g].copies && b.next_in_order < b.order.size())
+    start_group(b.order[b.next_in_order++]);
+  int ended = 0;  // members without a kernel end now; the batch may end with them
+  for (int i : b.groups[g].members) {
+    const double kernel = b.ops[i].kernel_ns;
+    if (kernel > 0) {
+      driver_.gpu(b.ops[i].gpu).run_kernel(sc_time(kernel, SC_NS), [this, i] { stream_done(i); });
+    } else {
+      b.result.stream_end_ns[i] = now_ns() - b.result.start_ns;
+      ++ended;
+    }
+  }
+  b.open -= ended;
+  if (b.open == 0) finish();
 }
 
 void BatchRuntime::stream_done(int i) {
   Batch& b = *running_;
-  if (i >= 0) b.result.stream_end_ns[i] = now_ns() - b.result.start_ns;
-  if (i >= 0 && --b.open > 0) return;
-  b.result.end_ns = now_ns();
+  b.result.stream_end_ns[i] = now_ns() - b.result.start_ns;
+  if (--b.open == 0) finish();
+}
+
+void BatchRuntime::finish() {
+  running_->result.end_ns = now_ns();
   std::unique_ptr<Batch> done = std::move(running_);
   completed_upto_ = done->id;
   if (done->done) done->done(done->result);

@@ -1,6 +1,6 @@
 // The batch run-time of seed 002 §3: batch operations run atomically in issue order; each
-// binds command streams (an optional H2D or D2H copy, then an optional kernel, on one
-// GPU). The run-time computes the method's timeline (batch_predictor.h) and executes it
+// binds command streams (an optional H2D, D2H or GPU-to-GPU copy, then an optional kernel,
+// on one GPU; a GPU-to-GPU copy across PCIe domains is staged through host memory). The run-time computes the method's timeline (batch_predictor.h) and executes it
 // through the host driver: the batch method starts each copy at its computed time so all
 // kernels end together; bandwidth allocation paces every copy at its static share; time
 // division runs one copy at a time. The API mirrors the paper's: batch_op_async, query,
@@ -13,37 +13,45 @@
 #include <vector>
 #include <systemc>
 #include "models/host/batch/batch_predictor.h"
+#include "models/host/batch/staged_copy.h"
 #include "models/host/driver.h"
 
 namespace arbsim {
 
 struct BatchStreamOp {
-  int gpu = 0;                   // GPU ordinal
-  CopyDir dir = CopyDir::H2D;    // H2D or D2H
+  int gpu = 0;                   // GPU ordinal (a peer copy's source)
+  CopyDir dir = CopyDir::H2D;    // H2D, D2H or P2P
   uint64_t bytes = 0;            // 0 = no copy
   double kernel_ns = 0;          // 0 = no kernel
   int host = -1;                 // host memory (root-complex ordinal); -1 = the GPU's own
+  int peer = -1;                 // P2P: the destination GPU ordinal
+  bool staged = false;           // P2P across PCIe domains: through `host` memory (§3.2, case 2)
 };
 
 struct BatchResult {
   double start_ns = 0, end_ns = 0;
   BatchTimeline predicted;                 // relative to start_ns
+  std::vector<double> copy_start_ns;       // measured, relative to start_ns
   std::vector<double> copy_end_ns;         // measured, relative to start_ns (0: no copy)
   std::vector<double> stream_end_ns;       // measured end of each stream, relative to start_ns
+  std::vector<double> stage_gap_ns;        // staged copies: CPU->GPU start - GPU->CPU start
 };
 
+// Staged copies (staged_copy.h) move through `staging_buffers` buffers of this many bytes.
+constexpr uint64_t kStagingChunkBytes = 4ull << 20;
+constexpr int kStagingBuffers = 2;
+
 // How the platform turns a stream into the predictor's terms (path, weights, latency,
-// engine) and its links' capacities: the flow-level graph of the same config.
+// engines) and its links' capacities: the flow-level graph of the same config.
 struct BatchModel {
   std::vector<double> capacity;
   std::function<BatchStream(const BatchStreamOp&)> stream;
-  // Rates of transfers moving together (max-min over the graph, models/flow/max_min.h).
-  std::function<std::vector<double>(const std::vector<BatchStream>&)> rates_of;
-  RateModel rates_for(const std::vector<BatchStream>& streams) const;
+  RateModel rates;  // max-min over the graph (models/flow/max_min.h)
   // predictBatchLatency: the method's timeline for `ops`, streams sharing a DMA engine merged
-  // first (§3.2, case 1). `streams`, if given, receives each op's stream.
+  // first (§3.2, case 1); per op: its own transfer's times and, for bandwidth allocation, its
+  // static share, reserved for the transfers of `reserved` (the application's; empty: `ops`).
   BatchTimeline predict(const std::vector<BatchStreamOp>& ops, BatchMethod method,
-                        std::vector<BatchStream>* streams = nullptr) const;
+                        const std::vector<BatchStreamOp>& reserved = {}) const;
 };
 
 class BatchRuntime : public sc_core::sc_module {
@@ -52,8 +60,11 @@ class BatchRuntime : public sc_core::sc_module {
   BatchRuntime(sc_core::sc_module_name name, Driver& driver, BatchModel model);
 
   using Handle = uint64_t;
+  // `reserved`: every stream the application runs (bandwidth allocation reserves a static
+  // share for each); empty = this batch's streams.
   Handle batch_op_async(std::vector<BatchStreamOp> ops, BatchMethod method,
-                        std::function<void(const BatchResult&)> done = nullptr);
+                        std::function<void(const BatchResult&)> done = nullptr,
+                        std::shared_ptr<const std::vector<BatchStreamOp>> reserved = nullptr);
   bool batch_op_query(Handle h) const;
   // Runs `then` when batch h has completed (at once if it has): the event-driven form of
   // batchOpSynchronize for SystemC processes.
@@ -61,21 +72,33 @@ class BatchRuntime : public sc_core::sc_module {
   BatchTimeline predict_batch_latency(const std::vector<BatchStreamOp>& ops, BatchMethod method) const;
 
  private:
+  // Streams merged on a shared engine (one group) copy one after another, then run their
+  // kernels (§3.2, case 1); a group of one is a plain stream.
+  struct Group {
+    std::vector<int> members;      // op indices, issue order
+    std::size_t next = 0;          // next member to copy
+    bool copies = false;           // any member moves data
+  };
   struct Batch {
     Handle id = 0;
     std::vector<BatchStreamOp> ops;
     BatchMethod method = BatchMethod::Batch;
     std::function<void(const BatchResult&)> done;
+    std::shared_ptr<const std::vector<BatchStreamOp>> reserved;
     BatchResult result;
     int open = 0;
-    std::vector<double> pace_GBps;  // bandwidth allocation: each copy's static share
-    std::vector<int> order;        // time division: copies in this order, one at a time
+    std::vector<Group> groups;
+    std::vector<int> order;        // time division: groups in this order, one at a time
     std::size_t next_in_order = 0;
+    std::vector<std::unique_ptr<StagedCopy>> staged;
   };
   void start_next();
+  void start_group(int g);
   void start_copy(int i);
   void copy_done(int i);
+  void group_copied(int g);
   void stream_done(int i);
+  void finish();
   void fire();                     // SC_METHOD: timed copy starts
   double now_ns() const;
 
@@ -83,7 +106,7 @@ class BatchRuntime : public sc_core::sc_module {
   BatchModel model_;
   std::deque<std::unique_ptr<Batch>> queue_;
   std::unique_ptr<Batch> running_;
-  std::multimap<double, int> starts_;  // ns -> stream index of the running batch
+  std::multimap<double, int> starts_;  // ns -> group index of the running batch
   std::map<Handle, std::vector<std::function<void()>>> waiters_;
   Handle next_id_ = 1, completed_upto_ = 0;
   sc_core::sc_event start_event_;

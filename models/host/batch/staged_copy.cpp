@@ -1,0 +1,57 @@
+#include "models/host/batch/staged_copy.h"
+#include <algorithm>
+
+namespace arbsim {
+
+namespace {
+double now_ns() { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+}  // namespace
+
+StagedCopy::StagedCopy(Driver& driver, StagedCopySpec spec, std::function<void()> done)
+    : driver_(driver), spec_(spec), done_(std::move(done)) {
+  spec_.chunk = std::max<uint64_t>(1, std::min(spec_.chunk, spec_.bytes));
+  spec_.buffers = std::max(1, spec_.buffers);
+  chunks_ = (spec_.bytes + spec_.chunk - 1) / spec_.chunk;
+}
+
+uint64_t StagedCopy::chunk_bytes(uint64_t k) const {
+  return k + 1 < chunks_ ? spec_.chunk : spec_.bytes - k * spec_.chunk;
+}
+
+void StagedCopy::start() {
+  if (chunks_ == 0) return done_();
+  while (d2h_issued_ < chunks_ && d2h_issued_ - h2d_done_ < static_cast<uint64_t>(spec_.buffers)) issue_d2h();
+}
+
+// GPU -> CPU into a free staging buffer.
+void StagedCopy::issue_d2h() {
+  const uint64_t k = d2h_issued_++;
+  if (d2h_start_ns_ < 0) d2h_start_ns_ = now_ns();
+  MemcpyRequest r;
+  r.dir = CopyDir::D2H;
+  r.gpu = spec_.src;
+  r.host = spec_.host;
+  r.bytes = chunk_bytes(k);
+  r.rate_GBps = spec_.rate_GBps;
+  driver_.memcpy(r, [this, k] { d2h_done(k); });
+}
+
+// The chunk has landed in host memory: CPU -> GPU from that buffer.
+void StagedCopy::d2h_done(uint64_t k) {
+  if (h2d_start_ns_ < 0) h2d_start_ns_ = now_ns();
+  MemcpyRequest r;
+  r.dir = CopyDir::H2D;
+  r.gpu = spec_.dst;
+  r.host = spec_.host;
+  r.bytes = chunk_bytes(k);
+  r.rate_GBps = spec_.rate_GBps;
+  driver_.memcpy(r, [this] { h2d_done(); });
+}
+
+// A buffer is free again: refill it, or finish after the last chunk.
+void StagedCopy::h2d_done() {
+  if (++h2d_done_ == chunks_) return done_();
+  if (d2h_issued_ < chunks_) issue_d2h();
+}
+
+}  // namespace arbsim

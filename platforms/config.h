@@ -42,6 +42,7 @@ struct NodeCfg {
   bool store_and_forward = false;
   bool voq = false;                  // switch/RC ingress: virtual output queues
   double memory_GBps = 0, memory_read_latency_ns = 0;  // root complex host memory
+  double memory_write_GBps = 0;                        // DMA writes into it (default: memory_GBps)
   int copy_engines = 2, tags = 256;  // gpu
   double read_latency_ns = 0;        // gpu as completer (peer reads)
   H2dMode h2d_mode = H2dMode::DeviceRead;

@@ -232,8 +232,9 @@ NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
     n.voq = r.get<bool>("voq", false);  // ingress virtual output queues (IngressConfig::voq)
     if (n.type == "root_complex") {
       Reader m = r.map("memory");
-      m.allow({"bandwidth_GBps", "read_latency_ns"});
+      m.allow({"bandwidth_GBps", "write_GBps", "read_latency_ns"});
       n.memory_GBps = m.number_in("bandwidth_GBps", 50, kMinGBps, kMaxGBps);
+      n.memory_write_GBps = m.number_in("write_GBps", n.memory_GBps, kMinGBps, kMaxGBps);
       n.memory_read_latency_ns = m.time_ns("read_latency_ns", 400);
     }
   }

@@ -48,10 +48,11 @@ struct Builder {
 
   void add_memory_port(int i) {
     const NodeCfg& nc = pf.nodes[i];
-    const LinkDirection d = LinkDirection::make_raw(nc.memory_GBps, 0);
+    const LinkDirection reads = LinkDirection::make_raw(nc.memory_GBps, 0);
+    const LinkDirection writes = LinkDirection::make_raw(nc.memory_write_GBps, 0);
     const std::string link = nc.name + ".memory", mem = nc.name + "_memory";
-    add(edge_of(d, i, memory_node[i]), memory_vcs(), {link, "to_memory", nc.name, mem});
-    add(edge_of(d, memory_node[i], i), memory_vcs(), {link, "from_memory", mem, nc.name});
+    add(edge_of(writes, i, memory_node[i]), memory_vcs(), {link, "to_memory", nc.name, mem});
+    add(edge_of(reads, memory_node[i], i), memory_vcs(), {link, "from_memory", mem, nc.name});
   }
 
   void add_link(const PortRef& pr, int i) {

@@ -67,7 +67,7 @@ std::vector<PortSpec> Platform::port_specs(int i) const {
       specs.push_back(link_port(i, pr));
       continue;
     }
-    PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0, true}, nc.name + "_memory"};
+    PortSpec m{memory_port_config(nc.memory_write_GBps), IngressConfig{kMaxVcs, 0, true}, nc.name + "_memory"};
     m.egress.vc_arbiter = policy_vc_arbiter(m.egress.vc_arbiter);
     m.egress.slots = arbitration_slots(cfg_.platform, topo_, i);
     specs.push_back(m);

@@ -192,6 +192,26 @@ TEST_F(Cli, BandwidthCapNotPositive) {
 
 // ---- Workloads (apps[i].workload: NAME reads workloads/NAME.yaml) ----------------------
 
+// Batch apps (seed 002): peer streams and programs.
+TEST_F(Cli, BatchPeerStreamWithDirection) {
+  expect_bad_input(bad("batch_peer_direction.yaml"),
+                   {"batch_peer_direction.yaml:7:", "apps[0].streams[0].direction", "peer copy has no direction"});
+}
+
+TEST_F(Cli, BatchPeerToItself) {
+  expect_bad_input(bad("batch_peer_self.yaml"), {"batch_peer_self.yaml:9:",
+                                                 "apps[0].program[0].batches[1].streams[0].peer", "two different GPUs"});
+}
+
+TEST_F(Cli, BatchRepeatZero) {
+  expect_bad_input(bad("batch_repeat_zero.yaml"), {"batch_repeat_zero.yaml:8:", "apps[0].program[1].repeat", "got 0"});
+}
+
+TEST_F(Cli, BatchStreamsAndProgram) {
+  expect_bad_input(bad("batch_streams_and_program.yaml"),
+                   {"batch_streams_and_program.yaml:3:", "apps[0]", "either `streams` or `program`"});
+}
+
 TEST_F(Cli, UnknownWorkload) {
   expect_bad_input(bad("unknown_workload.yaml"),
                    {"unknown_workload.yaml:4:", "apps[0].workload", "no workload 'no_such_workload'"});

@@ -175,10 +175,13 @@ BatchTimeline predict_batch(const std::vector<BatchStream>& streams, const RateM
 BatchTimeline predict_bandwidth_allocation(const std::vector<BatchStream>& streams,
                                            const std::vector<double>& capacity,
                                            const std::vector<BatchTransfer>& reserved) {
-  std::vector<int> users(capacity.size(), 0);
+  // Every reserved transfer gets the same rate on an edge: capacity / (sum of their
+  // weights there), so a read's request path, which loads an edge with small TLPs, takes
+  // only its own small part of it.
+  std::vector<double> load(capacity.size(), 0);
   auto count = [&](const BatchTransfer& t) {
     if (t.bytes > 0)
-      for (int e : t.path) ++users[e];
+      for (std::size_t k = 0; k < t.path.size(); ++k) load[t.path[k]] += weight(t, k);
   };
   if (reserved.empty()) {
     for (const BatchStream& s : streams)
@@ -189,7 +192,7 @@ BatchTimeline predict_bandwidth_allocation(const std::vector<BatchStream>& strea
   auto share = [&](const BatchTransfer& t) {
     double rate = t.cap;
     for (std::size_t k = 0; k < t.path.size(); ++k)
-      rate = std::min(rate, capacity[t.path[k]] / (std::max(1, users[t.path[k]]) * weight(t, k)));
+      if (weight(t, k) > 0) rate = std::min(rate, capacity[t.path[k]] / std::max(load[t.path[k]], weight(t, k)));
     return rate;
   };
   BatchTimeline out;

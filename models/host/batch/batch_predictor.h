@@ -56,8 +56,9 @@ bool parse_batch_method(const std::string& s, BatchMethod* out);
 
 // Algorithm 1. setup_ns is added to the makespan (the paper's SetupTime).
 BatchTimeline predict_batch(const std::vector<BatchStream>& streams, const RateModel& rates, double setup_ns = 0);
-// Static equal shares: a transfer runs at min over its edges e of capacity(e) / (transfers
-// on e), counting the transfers of `reserved` (all the application's; empty: the batch's).
+// Static equal shares: on each edge e every transfer of `reserved` (all the application's;
+// empty: the batch's) gets the same rate, capacity(e) / (sum of their weights on e); a
+// transfer runs at the least of its edges' shares.
 BatchTimeline predict_bandwidth_allocation(const std::vector<BatchStream>& streams,
                                            const std::vector<double>& capacity,
                                            const std::vector<BatchTransfer>& reserved = {});

@@ -1,0 +1,192 @@
+"""Seed 002 §4.2, Table 1: the two applications (domain decomposition, wafer inspection) on
+both platforms of §4.1, under the three bandwidth-distribution methods."""
+import os
+
+from batch_common import METHODS, PLATFORMS, predicted_program_ms, program_config, run_app
+
+NEHALEM, SANDY = "seed002_nehalem_tyan.yaml", "seed002_sandybridge_k10.yaml"
+NAMES = {NEHALEM: "nehalem", SANDY: "sandybridge"}
+ORDER = "batch < time division < bandwidth allocation"
+
+# ---- Domain decomposition ------------------------------------------------------------------
+# §4.2: scatter 3.69 GB to 2 GPUs; 100 x [boundary kernel 1 ms; in parallel: exchange 295.2 MB
+# boundaries, internal kernel 23 ms]; gather. Each loop body is two batch operations (the
+# boundary kernels, then the exchange with the internal kernels: a stream is a copy *then* a
+# kernel, so the parallel kernel is a kernel-only stream of the same batch).
+# Assumptions (the paper does not say): the GPUs are gpu0 and gpu2, in different PCIe domains
+# on both platforms (so the exchange is staged through host memory: §3.2 special case 2);
+# the input and output live in cpu0's memory; the output is as large as the input; each GPU
+# sends 295.2 MB to the other.
+DD_GPUS = ("gpu0", "gpu2")
+PAPER_DD = {NEHALEM: {"batch": 20.03, "bandwidth_allocation": 25.59, "time_division": 23.10},
+            SANDY: {"batch": 3.18, "bandwidth_allocation": 25.19, "time_division": 6.43}}
+
+
+def dd_steps(iterations):
+    a, b = DD_GPUS
+    scatter = [{"gpu": g, "host": "cpu0", "direction": "h2d", "bytes": "1845MB"} for g in DD_GPUS]
+    gather = [{"gpu": g, "host": "cpu0", "direction": "d2h", "bytes": "1845MB"} for g in DD_GPUS]
+    boundary = [{"gpu": g, "kernel_ns": 1e6} for g in DD_GPUS]
+    exchange = [{"gpu": a, "peer": b, "bytes": "295.2MB"}, {"gpu": b, "peer": a, "bytes": "295.2MB"}] + \
+               [{"gpu": g, "kernel_ns": 23e6} for g in DD_GPUS]
+    return [([scatter], 1), ([boundary, exchange], iterations), ([gather], 1)]
+
+
+def exchange_steps():
+    return [(dd_steps(1)[1][0][1:], 1)]
+
+
+def domain_decomposition(r):
+    """Full programs in the flow-level mode (200 batches moving 66 GB: minutes per run at packet
+    level), and the exchange batch, the part the staging adds, at packet level."""
+    rows, checks = [], {}
+    for platform, paper in PAPER_DD.items():
+        name = NAMES[platform]
+        made = {}
+        for m in METHODS:
+            cfg = program_config(r, f"dd-{name}-{m}", platform, m, dd_steps(100))
+            app = run_app(r, f"dd-{name}-{m}", cfg, ["--fidelity", "flow"])["batch"]
+            made[m] = (app["program_ns"] / 1e9, app["program_predicted_ns"] / 1e9)
+            ex = run_app(r, f"dd-exchange-{name}-{m}", program_config(r, f"dd-exchange-{name}-{m}", platform, m,
+                                                                     exchange_steps()))
+            gaps = [s["stage_gap_ns"] for s in ex["batch"]["streams"] if "peer" in s]
+            rows.append([name, m, f"{made[m][0]:.2f}", f"{made[m][1]:.2f}", paper[m],
+                         f"{ex['batch']['predicted_ns'] / 1e6:.2f}", f"{ex['max_ns'] / 1e6:.2f}",
+                         f"{min(gaps) / 1e3:.1f}"])
+        checks[name] = made
+        r.check(f"domain decomposition ({name}): {ORDER} (Table 1)",
+                " < ".join(f"{paper[m]} s" for m in ("batch", "time_division", "bandwidth_allocation")),
+                " < ".join(f"{made[m][0]:.2f} s" for m in ("batch", "time_division", "bandwidth_allocation")),
+                "strict", made["batch"][0] < made["time_division"][0] < made["bandwidth_allocation"][0])
+    worst_flow = max(abs(float(x[2]) - float(x[3])) / float(x[2]) for x in rows)
+    r.check("domain decomposition: simulated programs (flow-level) vs predicted", "",
+            f"worst {100 * worst_flow:.2f} %", "<= 4 %", worst_flow <= 0.04)
+    worst_ex = max(abs(float(x[5]) - float(x[6])) / float(x[6]) for x in rows)
+    r.check("domain decomposition: exchange batch with staged copies, predicted vs packet-level simulated",
+            "prediction error <= 3.6 % (§4.3)", f"worst {100 * worst_ex:.2f} %", "<= 4 %", worst_ex <= 0.04)
+    first = min(float(x[7]) for x in rows)
+    r.check("staged GPU-to-GPU copies: the GPU->CPU stage begins first (§3.2, special case 2)",
+            "GPU->CPU begins first", f"CPU->GPU starts >= {first:.1f} us after", "> 0", first > 0)
+    r.write_csv("domain_decomposition.csv", ["platform", "method", "simulated_s", "predicted_s", "paper_s",
+                                             "exchange_predicted_ms", "exchange_simulated_ms",
+                                             "stage_gap_us"], rows)
+    return rows
+
+
+# ---- Wafer inspection ----------------------------------------------------------------------
+# An image arrives in main memory (cpu0's) every 25 ms and is split 40/10/10/40 % over GPUs
+# 0-3; a report of the image's size goes back to main memory. Two periodic tasks, both with
+# period 25 ms: the H2D batch (copy + scan) and the D2H batch (report). With equal periods
+# the non-preemptive EDF test of Jeffay et al. [4] reduces to utilisation:
+# e(H2D) + e(D2H) <= 25 ms (the interval condition has no L between equal periods); every
+# report then lands within two periods (50 ms), inside the 60 ms requirement. e() are the
+# predicted batch latencies of one program of the two batches (so bandwidth allocation
+# reserves for all eight transfers).
+WAFER_SPLIT = [0.4, 0.1, 0.1, 0.4]
+WAFER_PERIOD_MS = 25.0
+PAPER_WAFER = {NEHALEM: {"batch": 82.46, "bandwidth_allocation": 59.28, "time_division": 60.24},
+               SANDY: {"batch": 156.77, "bandwidth_allocation": 128.10, "time_division": 112.58}}
+PAPER_WAFER_ORDER = {NEHALEM: ("batch", "time_division", "bandwidth_allocation"),
+                     SANDY: ("batch", "bandwidth_allocation", "time_division")}
+
+
+def wafer_steps(image_mb, balanced):
+    """balanced: every GPU scans for image / 10 GB/s (the split balances kernel times); else
+    each scans its part at 10 GB/s (§2.4's per-GPU scan rate)."""
+    parts = [f * image_mb for f in WAFER_SPLIT]
+    kernel = [image_mb * 1e5 if balanced else p * 1e5 for p in parts]
+    h2d = [{"gpu": f"gpu{i}", "host": "cpu0", "direction": "h2d", "bytes": f"{p:.6f}MB", "kernel_ns": kernel[i]}
+           for i, p in enumerate(parts)]
+    d2h = [{"gpu": f"gpu{i}", "host": "cpu0", "direction": "d2h", "bytes": f"{p:.6f}MB"} for i, p in enumerate(parts)]
+    return [([h2d, d2h], 1)]
+
+
+def wafer_max_image(r, platform, balanced=False):
+    """Largest image (MB) each method schedules: bisection on e(H2D) + e(D2H) <= 25 ms."""
+    best = {}
+    for m in METHODS:
+        lo, hi = 1.0, 1000.0
+        for _ in range(20):
+            mid = (lo + hi) / 2
+            ms = predicted_program_ms(program_config(r, "wafer-predict", platform, m, wafer_steps(mid, balanced)))
+            (lo, hi) = (mid, hi) if ms[m] <= WAFER_PERIOD_MS else (lo, mid)
+        best[m] = lo
+    return best
+
+
+def without_write_cap(r):
+    """The Nehalem platform as it read §4.1's [S4] before: no memory write cap."""
+    with open(os.path.join(PLATFORMS, NEHALEM)) as f:
+        text = f.read().replace("write_GBps: 4.39, ", "")
+    path = r.path("nehalem-no-write-cap.yaml")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def wafer(r):
+    rows = []
+    for platform, paper in PAPER_WAFER.items():
+        best = wafer_max_image(r, platform)
+        name = NAMES[platform]
+        rows += [[name, "per part (used)", m, f"{best[m]:.2f}", paper[m]] for m in METHODS]
+        order = PAPER_WAFER_ORDER[platform]
+        r.check(f"wafer inspection ({name}): " + " > ".join(order) + " (Table 1)",
+                " > ".join(f"{paper[m]} MB" for m in order), " > ".join(f"{best[m]:.1f} MB" for m in order),
+                "strict", best[order[0]] > best[order[1]] > best[order[2]])
+    for platform, label in [(NEHALEM, "balanced kernels"), (SANDY, "balanced kernels"),
+                            (without_write_cap(r), "per part, no memory write cap")]:
+        best = wafer_max_image(r, platform, balanced=label.startswith("balanced"))
+        name = NAMES.get(platform, "nehalem")
+        rows += [[name, label, m, f"{best[m]:.2f}", PAPER_WAFER[NEHALEM if name == "nehalem" else SANDY][m]]
+                 for m in METHODS]
+    r.write_csv("wafer.csv", ["platform", "reading", "method", "max_image_MB", "paper_MB"], rows)
+    return rows
+
+
+def report_lines(dd_rows, wafer_rows):
+    lines = ["## Table 1, domain decomposition: execution time", "",
+             "Scatter 3.69 GB from cpu0's memory to gpu0 and gpu2, 100 x [1 ms boundary kernels; exchange of",
+             "295.2 MB each way with 23 ms internal kernels], gather 3.69 GB. gpu0 and gpu2 are in different PCIe",
+             "domains on both platforms, so each exchange copy is staged through the source GPU's socket memory",
+             "(§3.2 special case 2: 4 MiB chunks through two buffers; the CPU->GPU stage of a chunk starts when it",
+             "has landed). Programs run in the flow-level mode. The exchange batch also runs alone at packet level",
+             "(for bandwidth allocation then reserving for its own two copies only), as a check of the staging.", "",
+             "| platform | method | ours simulated (s) | ours predicted (s) | paper (s) | exchange predicted (ms) "
+             "| exchange packet-level (ms) | CPU->GPU stage starts after (us) |", "|---|---|---|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in dd_rows]
+    lines += ["", "Where ours differ from the paper's:", "",
+              "* Sandy Bridge, batch method and time division: within 2 % and 7 %. The exchange overlaps both",
+              "  directions and both stages at the K10s' ~11.1-12 GB/s (28.1 ms per exchange, hidden under the 23 ms",
+              "  kernel but for 5 ms); time division moves one staged copy at a time (52.6 ms).",
+              "* Nehalem, batch method and time division: each C2050 has one DMA engine, so the two staged copies",
+              "  share engines and are merged (§3.2 special case 1): 153.5 ms per exchange for both methods, and the",
+              "  batch method gains only on the scatter and gather (2 % overall; paper 15 %). The paper's times are",
+              "  20 % and 35 % above ours; its Nehalem transfer paths for this application are not published.",
+              "* Bandwidth allocation: ours reserves a static equal share of every link for each of the",
+              "  application's six transfers (scatter x2, exchange x2, gather x2), as many as three per link",
+              "  direction here. The result depends on nothing else, and the paper does not say what it reserved",
+              "  for: ours is 55 % above the paper's on Nehalem (cpu0's 4.39 GB/s memory-write cap split three",
+              "  ways) and 75 % below on Sandy Bridge, where the paper's 25.19 s implies about 2.5 GB/s per transfer,",
+              "  a fifth of a link. The order of the three methods is the paper's on both platforms.", "",
+              "## Table 1, wafer inspection: largest image each method schedules", "",
+              "Every 25 ms an image in cpu0's memory is split 40/10/10/40 % over GPUs 0-3 and a report of the same",
+              "size returns to it. Two periodic tasks of period 25 ms (the H2D batch, the D2H batch); with equal",
+              "periods the non-preemptive EDF test of Jeffay et al. reduces to e(H2D) + e(D2H) <= 25 ms, and every",
+              "report then lands within 50 ms < 60 ms. Execution times are predicted batch latencies",
+              "(predictBatchLatency); the largest image is found by bisection. The rows marked *used* are checked;",
+              "the others show how much two readings of the paper move the figures.", "",
+              "| platform | reading | method | ours (MB) | paper (MB) |", "|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in wafer_rows]
+    lines += ["", "* *per part*: each GPU scans its part at 10 GB/s (§2.4's per-GPU rate); *balanced kernels*: every",
+              "  GPU scans for image / 10 GB/s (\"the image is split ... in order to balance the kernel execution",
+              "  times\"). Neither reading matches all six figures; per part is closer on Nehalem.",
+              "* The Nehalem platform caps DMA writes into a socket's memory at 4.39 GB/s, reading §4.1's \"the",
+              "  aggregate D2H bandwidth lines up with the bandwidth of the local GPUs\" literally. Without that",
+              "  cap bandwidth allocation schedules the larger image than time division (the paper's two differ",
+              "  by 1.6 %, so the order of that pair hangs on such details); with it the order is the paper's.",
+              "* Our batch-method images are 14 % below (Nehalem) and 35 % above (Sandy Bridge) the paper's; the",
+              "  cause is not known. Table 2's transfers, which fix the platforms' rates, are predicted within",
+              "  0.3 %, so the rates alone do not explain it; the paper does not show its EDF calculation.",
+              ""]
+    return lines

@@ -1,10 +1,12 @@
 // `pcie-arbsim predict CONFIG`: predictBatchLatency (seed 002 §3.1) for every batch app of
 // a config, under each of the three methods, without simulating: Algorithm 1's timeline
 // (and the two baselines') on the platform's graph with max-min sharing. A program's time
-// is the sum of its batches' (they run atomically, one after another).
+// is the sum of its batches' (they run atomically, one after another). Batch apps with a
+// period are then checked as periodic tasks by the non-preemptive EDF test (edf_test.h).
 #include <cstdio>
 #include <iostream>
 #include "apps/cli.h"
+#include "models/host/batch/edf_test.h"
 #include "platforms/batch_model.h"
 #include "platforms/config.h"
 
@@ -22,10 +24,14 @@ void print_timeline(const std::vector<AppCfg::BatchStreamCfg>& streams, BatchMet
   }
 }
 
-void predict_app(const BatchModel& model, const BatchProgram& p, const AppCfg& a) {
+constexpr BatchMethod kMethods[] = {BatchMethod::Batch, BatchMethod::BandwidthAllocation, BatchMethod::TimeDivision};
+
+// Prints the app's timelines; returns its program's predicted time per method (ns).
+std::vector<double> predict_app(const BatchModel& model, const BatchProgram& p, const AppCfg& a) {
   std::printf("%s (%zu distinct batches, %zu in its program; the app runs %s)\n", a.name.c_str(), a.batches.size(),
               a.program.size(), a.batch_method.c_str());
-  for (BatchMethod m : {BatchMethod::Batch, BatchMethod::BandwidthAllocation, BatchMethod::TimeDivision}) {
+  std::vector<double> totals;
+  for (BatchMethod m : kMethods) {
     std::vector<double> each;
     for (std::size_t b = 0; b < p.batches.size(); ++b) {
       const BatchTimeline t = model.predict(p.batches[b], m, *p.reserved);
@@ -36,6 +42,26 @@ void predict_app(const BatchModel& model, const BatchProgram& p, const AppCfg& a
     double total = 0;
     for (int b : p.program) total += each[b];
     std::printf("  %-22s program  %12.3f us\n", to_string(m), total / 1e3);
+    totals.push_back(total);
+  }
+  return totals;
+}
+
+// The batch apps with a period as periodic tasks (a run of the program per period, its
+// predicted time as execution time): non-preemptive EDF schedulability per method.
+void print_edf(const std::vector<AppCfg>& apps, const std::vector<std::vector<double>>& totals) {
+  std::vector<std::size_t> periodic;
+  for (std::size_t a = 0; a < apps.size(); ++a)
+    if (apps[a].type == "batch" && apps[a].period_ns > 0) periodic.push_back(a);
+  if (periodic.empty()) return;
+  std::printf("non-preemptive EDF (Jeffay et al.) over the %zu batch apps with a period:\n", periodic.size());
+  for (std::size_t k = 0; k < std::size(kMethods); ++k) {
+    std::vector<PeriodicTask> tasks;
+    for (std::size_t a : periodic) tasks.push_back({totals[a][k], apps[a].period_ns});
+    const EdfVerdict v = nonpreemptive_edf_test(tasks);
+    std::printf("  edf %-22s %s  utilization %.4f%s%s\n", to_string(kMethods[k]),
+                v.schedulable ? "schedulable" : "not-schedulable", v.utilization, v.reason.empty() ? "" : "  ",
+                v.reason.c_str());
   }
 }
 
@@ -51,13 +77,16 @@ int cmd_predict(const RunArgs& args) {
   }
   const Topology topo = build_topology(Reader(cfg.effective["platform"], "platform", cfg.file), cfg.platform);
   const BatchModel model = make_batch_model(cfg.platform, topo);
+  const std::vector<BatchProgram> programs = batch_programs(cfg.platform, topo, cfg.apps);
+  std::vector<std::vector<double>> totals(cfg.apps.size());
   int apps = 0;
-  for (const AppCfg& a : cfg.apps) {
-    if (a.type != "batch") continue;
+  for (std::size_t a = 0; a < cfg.apps.size(); ++a) {
+    if (cfg.apps[a].type != "batch") continue;
     ++apps;
-    predict_app(model, batch_program(cfg.platform, topo, a), a);
+    totals[a] = predict_app(model, programs[a], cfg.apps[a]);
   }
   if (apps == 0) std::printf("%s has no batch app: nothing to predict\n", args.config.c_str());
+  print_edf(cfg.apps, totals);
   return kExitOk;
 }
 

@@ -184,16 +184,19 @@ std::vector<BatchStreamOp> batch_ops(const PlatformCfg& pf, const Topology& topo
   return ops;
 }
 
-BatchProgram batch_program(const PlatformCfg& pf, const Topology& topo, const AppCfg& app) {
-  BatchProgram p;
+std::vector<BatchProgram> batch_programs(const PlatformCfg& pf, const Topology& topo, const std::vector<AppCfg>& apps) {
+  std::vector<BatchProgram> out(apps.size());
   auto all = std::make_shared<std::vector<BatchStreamOp>>();
-  for (const auto& streams : app.batches) {
-    p.batches.push_back(batch_ops(pf, topo, streams));
-    all->insert(all->end(), p.batches.back().begin(), p.batches.back().end());
+  for (std::size_t a = 0; a < apps.size(); ++a) {
+    if (apps[a].type != "batch") continue;
+    for (const auto& streams : apps[a].batches) {
+      out[a].batches.push_back(batch_ops(pf, topo, streams));
+      all->insert(all->end(), out[a].batches.back().begin(), out[a].batches.back().end());
+    }
+    out[a].program = apps[a].program;
+    out[a].reserved = all;
   }
-  p.program = app.program;
-  p.reserved = all;
-  return p;
+  return out;
 }
 
 }  // namespace arbsim

@@ -16,13 +16,15 @@ BatchModel make_batch_model(const PlatformCfg& pf, const Topology& topo);
 // them); a peer copy between PCIe domains is staged, by default in the source's socket.
 std::vector<BatchStreamOp> batch_ops(const PlatformCfg& pf, const Topology& topo,
                                      const std::vector<AppCfg::BatchStreamCfg>& streams);
-// A batch app's distinct batch operations as ops, and all their streams (what bandwidth
-// allocation reserves for).
+// A batch app's distinct batch operations as ops, and the streams bandwidth allocation
+// reserves for: every stream of every batch app of the config (the system's real-time
+// tasks share one static allocation, §2.4), each once.
 struct BatchProgram {
   std::vector<std::vector<BatchStreamOp>> batches;
   std::vector<int> program;
   std::shared_ptr<const std::vector<BatchStreamOp>> reserved;
 };
-BatchProgram batch_program(const PlatformCfg& pf, const Topology& topo, const AppCfg& app);
+// One per app (empty for apps that are not batch apps).
+std::vector<BatchProgram> batch_programs(const PlatformCfg& pf, const Topology& topo, const std::vector<AppCfg>& apps);
 
 }  // namespace arbsim

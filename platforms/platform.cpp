@@ -244,6 +244,7 @@ int Platform::gpu_ordinal(const std::string& name) const {
 }
 
 void Platform::make_apps() {
+  std::vector<BatchProgram> programs = batch_programs(cfg_.platform, topo_, cfg_.apps);
   for (std::size_t k = 0; k < cfg_.apps.size(); ++k) {
     const AppCfg& a = cfg_.apps[k];
     const int g = gpu_ordinal(a.gpu), peer = a.peer.empty() ? -1 : gpu_ordinal(a.peer);
@@ -253,7 +254,7 @@ void Platform::make_apps() {
       apps_.push_back(std::make_unique<CopyExecApp>(name.c_str(), a, *driver_, g, peer, flow));
     else if (a.type == "batch")
       apps_.push_back(std::make_unique<BatchApp>(name.c_str(), a, *driver_, batch_runtime(),
-                                                 batch_program(cfg_.platform, topo_, a), flow));
+                                                 std::move(programs[k]), flow));
     else
       apps_.push_back(std::make_unique<StreamApp>(name.c_str(), a, *driver_, g, peer, flow, cfg_.sim.seed));
   }

@@ -14,20 +14,27 @@ def stream_yaml(s):
     return "{" + ", ".join(f"{k}: {v}" for k, v in s.items()) + "}"
 
 
-def program_config(r, name, platform, method, steps):
-    """Writes a config with one batch app running `steps`: each a list of batches (lists of
-    stream dicts) and a repeat count."""
-    lines = [f"platform: {platform if os.path.isabs(platform) else os.path.join(PLATFORMS, platform)}",
-             "apps:", "  - name: b", "    type: batch", f"    method: {method}", "    count: 1", "    program:"]
-    for batches, repeat in steps:
-        lines.append(f"      - repeat: {repeat}")
-        lines.append("        batches:")
-        for streams in batches:
-            lines.append("          - streams: [" + ", ".join(stream_yaml(s) for s in streams) + "]")
+def apps_config(r, name, platform, method, apps):
+    """Writes a config of batch apps; apps: (name, period_ns, steps), steps each a list of
+    batches (lists of stream dicts) and a repeat count."""
+    lines = [f"platform: {platform if os.path.isabs(platform) else os.path.join(PLATFORMS, platform)}", "apps:"]
+    for app, period, steps in apps:
+        lines += [f"  - name: {app}", "    type: batch", f"    method: {method}", "    count: 1",
+                  f"    period_ns: {period}", "    program:"]
+        for batches, repeat in steps:
+            lines.append(f"      - repeat: {repeat}")
+            lines.append("        batches:")
+            for streams in batches:
+                lines.append("          - streams: [" + ", ".join(stream_yaml(s) for s in streams) + "]")
     path = r.path(name + ".yaml")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     return path
+
+
+def program_config(r, name, platform, method, steps):
+    """One batch app running `steps` once."""
+    return apps_config(r, name, platform, method, [("b", 0, steps)])
 
 
 def batch_config(r, name, platform, method, streams):
@@ -43,12 +50,10 @@ def run_app(r, name, config, extra=()):
         return json.load(f)["apps"][0]
 
 
-def predicted_program_ms(config):
-    """predictBatchLatency summed over a program, per method, via `pcie-arbsim predict`."""
+def edf_schedulable(config):
+    """Per method, whether `pcie-arbsim predict` finds the periodic batch apps schedulable
+    by non-preemptive EDF (Jeffay et al.)."""
     out = subprocess.run([BINARY, "predict", config], check=True, capture_output=True, text=True).stdout
-    ms = {}
-    for line in out.splitlines():
-        tok = line.split()
-        if len(tok) == 4 and tok[1] == "program":
-            ms[tok[0]] = float(tok[2]) / 1e3
-    return ms
+    return {tok[1]: tok[2] == "schedulable" for tok in (line.split() for line in out.splitlines())
+            if len(tok) >= 3 and tok[0] == "edf"}
+

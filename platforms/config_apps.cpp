@@ -31,6 +31,16 @@ void parse_host(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
   a.host_rc = static_cast<int>(std::find(rcs.begin(), rcs.end(), n) - rcs.begin());
 }
 
+// A peer copy's destination: another GPU, in the same tree (a route, direct or through host
+// memory, exists).
+std::string peer_ref(const Reader& r, const PlatformCfg& pf, const std::string& gpu) {
+  const std::string peer = gpu_ref(r, pf, "peer");
+  if (peer == gpu) r.fail("peer", "a peer copy needs two different GPUs");
+  if (tree_root(pf, node_index(pf, peer)) != tree_root(pf, node_index(pf, gpu)))
+    r.fail("peer", "gpu '" + peer + "' is not connected to gpu '" + gpu + "'");
+  return peer;
+}
+
 void parse_until(const Reader& r, AppCfg& a, const char* count_key, int64_t* count) {
   // Neither key given: the message points at the app (its defaults have no line).
   const char* at = r.has(count_key) || r.has("duration_ns") ? count_key : "";
@@ -68,8 +78,7 @@ AppCfg::BatchStreamCfg parse_batch_stream(const Reader& s, const PlatformCfg& pf
   b.host_rc = one.host_rc;
   if (s.has("peer")) {
     if (s.has("direction")) s.fail("direction", "a peer copy has no direction: it goes from `gpu` to `peer`");
-    b.peer = gpu_ref(s, pf, "peer");
-    if (b.peer == b.gpu) s.fail("peer", "a peer copy needs two different GPUs");
+    b.peer = peer_ref(s, pf, b.gpu);
     b.direction = CopyDir::P2P;
   } else {
     b.direction = s.one_of("direction", "h2d", {"h2d", "d2h"}) == "h2d" ? CopyDir::H2D : CopyDir::D2H;
@@ -150,8 +159,7 @@ void parse_stream(const Reader& r, const PlatformCfg& pf, AppCfg& a, bool peer) 
   parse_host(r, pf, a);
   if (peer) {
     a.direction = CopyDir::P2P;
-    a.peer = gpu_ref(r, pf, "peer");
-    if (a.peer == a.gpu) r.fail("peer", "a peer copy needs two different GPUs");
+    a.peer = peer_ref(r, pf, a.gpu);
   } else {
     a.direction = r.one_of("direction", "h2d", {"h2d", "d2h"}) == "h2d" ? CopyDir::H2D : CopyDir::D2H;
   }

@@ -192,6 +192,10 @@ TEST_F(Cli, BandwidthCapNotPositive) {
 
 // ---- Workloads (apps[i].workload: NAME reads workloads/NAME.yaml) ----------------------
 
+TEST_F(Cli, PeerInAnotherTree) {
+  expect_bad_input(bad("peer_other_tree.yaml"), {"peer_other_tree.yaml:11:", "apps[0].peer", "not connected"});
+}
+
 // Batch apps (seed 002): peer streams and programs.
 TEST_F(Cli, BatchPeerStreamWithDirection) {
   expect_bad_input(bad("batch_peer_direction.yaml"),

@@ -103,10 +103,8 @@ void BatchRuntime::start_next() {
   const std::size_t n = b.ops.size();
   b.result.start_ns = now_ns();
   b.result.predicted = model_.predict(b.ops, b.method, b.reserved ? *b.reserved : std::vector<BatchStreamOp>());
-  b.result.copy_start_ns.assign(n, 0);
-  b.result.copy_end_ns.assign(n, 0);
-  b.result.stream_end_ns.assign(n, 0);
-  b.result.stage_gap_ns.assign(n, 0);
+  for (auto* v : {&b.result.copy_start_ns, &b.result.copy_end_ns, &b.result.stream_end_ns, &b.result.stage_gap_ns})
+    v->assign(n, 0);
   b.staged.resize(n);
   b.open = static_cast<int>(n);
   if (n == 0) return finish();
@@ -116,20 +114,26 @@ void BatchRuntime::start_next() {
     b.groups[g].members.push_back(static_cast<int>(i));
     b.groups[g].copies |= b.ops[i].bytes > 0;
   }
-  auto group_start = [&](int g) { return b.result.predicted.streams[b.groups[g].members.front()].copy_start; };
-  if (b.method == BatchMethod::TimeDivision) {
-    // One transfer at a time; kernel-only streams hold no bandwidth and start at once.
-    std::vector<int> kernels_only;
-    for (std::size_t g = 0; g < b.groups.size(); ++g)
-      (b.groups[g].copies ? b.order : kernels_only).push_back(static_cast<int>(g));
-    std::stable_sort(b.order.begin(), b.order.end(), [&](int x, int y) { return group_start(x) < group_start(y); });
-    b.next_in_order = 1;
-    if (!b.order.empty()) start_group(b.order[0]);
-    for (int g : kernels_only) start_group(g);
-    return;
-  }
+  if (b.method == BatchMethod::TimeDivision) return start_time_division();
   for (std::size_t g = 0; g < b.groups.size(); ++g) starts_.emplace(b.result.start_ns + group_start(g), g);
   fire();
+}
+
+double BatchRuntime::group_start(int g) const {
+  return running_->result.predicted.streams[running_->groups[g].members.front()].copy_start;
+}
+
+// One transfer at a time, in the timeline's order; kernel-only streams hold no bandwidth
+// and start at once.
+void BatchRuntime::start_time_division() {
+  Batch& b = *running_;
+  std::vector<int> kernels_only;
+  for (std::size_t g = 0; g < b.groups.size(); ++g)
+    (b.groups[g].copies ? b.order : kernels_only).push_back(static_cast<int>(g));
+  std::stable_sort(b.order.begin(), b.order.end(), [&](int x, int y) { return group_start(x) < group_start(y); });
+  b.next_in_order = 1;
+  if (!b.order.empty()) start_group(b.order[0]);
+  for (int g : kernels_only) start_group(g);
 }
 
 void BatchRuntime::fire() {

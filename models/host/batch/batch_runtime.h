@@ -93,6 +93,8 @@ class BatchRuntime : public sc_core::sc_module {
     std::vector<std::unique_ptr<StagedCopy>> staged;
   };
   void start_next();
+  void start_time_division();
+  double group_start(int g) const;  // predicted, from the batch start
   void start_group(int g);
   void start_copy(int i);
   void copy_done(int i);

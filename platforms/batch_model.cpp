@@ -64,6 +64,7 @@ struct ModelCtx {
     return 2 * static_cast<int>(gpus.size()) + 1024 * ordinal_of(rcs, rc_node) + host_dma_slot(pf, topo, gpu);
   }
   int d2h_engine(int ordinal) const { return 2 * ordinal + (pf.nodes[gpus[ordinal]].copy_engines > 1 ? 1 : 0); }
+  int compute_engine(int ordinal) const { return -1 - ordinal; }
 
   // One copy between a GPU and host memory (or, dir P2P, from a GPU to a peer GPU).
   BatchTransfer transfer(CopyDir dir, int ordinal, int rc_node, int peer, double bytes) const {
@@ -143,15 +144,18 @@ BatchModel make_batch_model(const PlatformCfg& pf, const Topology& topo) {
   m.stream = [c, capacity](const BatchStreamOp& op) {
     BatchStream s;
     s.kernel_ns = op.kernel_ns;
+    // A GPU runs its kernels one at a time (GpuCompute), so streams with kernels on one GPU
+    // are merged as well: the kernels run one after another there too.
+    if (op.kernel_ns > 0) s.engines.push_back(c->compute_engine(op.gpu));
     if (op.bytes == 0) return s;
     const int gpu = c->gpus.at(op.gpu);
     const int rc = c->host_rc(op, gpu);
     if (op.staged) {
       s.transfers.push_back(staged_transfer(*c, op, rc, capacity));
-      s.engines = {c->d2h_engine(op.gpu), c->h2d_engine(op.peer, rc)};
+      s.engines.insert(s.engines.end(), {c->d2h_engine(op.gpu), c->h2d_engine(op.peer, rc)});
     } else {
       s.transfers.push_back(c->transfer(op.dir, op.gpu, rc, op.peer, static_cast<double>(op.bytes)));
-      s.engines = {op.dir == CopyDir::H2D ? c->h2d_engine(op.gpu, rc) : c->d2h_engine(op.gpu)};
+      s.engines.push_back(op.dir == CopyDir::H2D ? c->h2d_engine(op.gpu, rc) : c->d2h_engine(op.gpu));
     }
     return s;
   };

@@ -99,3 +99,15 @@ TEST(BatchPrograms, TimeDivisionStartsKernelOnlyStreamsAtOnce) {
   EXPECT_NEAR(end_ms(o, 1), 5.0, 0.01 * 5.0);
   EXPECT_NEAR(end_ms(o, 0), 10.0, 0.02 * 10.0);
 }
+
+TEST(BatchPrograms, KernelsOnOneGpuRunOneAfterTheOther) {
+  // gpu0 runs one kernel at a time: its 3 ms and 2 ms kernels take 5 ms, predicted and
+  // simulated alike; gpu1's 6 MB (1 ms at 6 GB/s) overlaps them.
+  SimOutcome o = run_batch("seed002_sec24_example.yaml", "batch",
+                           "    streams: [{gpu: gpu0, kernel_ns: 3e6}, {gpu: gpu0, kernel_ns: 2e6}, "
+                           "{gpu: gpu1, bytes: 6MB}]\n");
+  const auto& a = o.results["apps"][0];
+  EXPECT_NEAR(a["batch"]["predicted_ns"].get<double>() / 1e6, 5.0, 0.01 * 5.0);
+  EXPECT_NEAR(a["max_ns"].get<double>() / 1e6, 5.0, 0.01 * 5.0);
+  EXPECT_NEAR(end_ms(o, 0), 3.0, 0.01 * 3.0);
+}

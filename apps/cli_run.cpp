@@ -119,6 +119,16 @@ ordered_json run_info(const RunArgs& a, const SimOutcome& o) {
   return j;
 }
 
+// Seed 002 §5: "during the execution of a batch operation, the interconnect must be used
+// exclusively by the execution algorithm" - else the predicted schedules do not hold.
+void warn_if_batches_share(const Config& cfg) {
+  int batch = 0, other = 0;
+  for (const AppCfg& a : cfg.apps) (a.type == "batch" ? batch : other)++;
+  if (batch > 0 && other > 0)
+    log()->warn("batch predictions assume the interconnect is the batch run-time's alone (seed 002 §5); "
+                "{} other app(s) share it here, so batches may run longer than predicted", other);
+}
+
 int fail(int code, const std::string& msg) {
   std::cerr << "error: " << msg << "\n";
   return code;
@@ -150,6 +160,7 @@ int cmd_run(const RunArgs& a) {
     if (!a.vcd.empty() && fs::path(a.vcd).has_parent_path()) fs::create_directories(fs::path(a.vcd).parent_path());
     init_logging(cfg.sim.log_level, (out / "sim.log").string());
     log()->info("config {} -> {}", a.config, out.string());
+    warn_if_batches_share(cfg);
     // Written only when some arbiter is an RTL one (docs/cosim.md).
     if (!a.vcd.empty()) request_arbiter_waveform("rtl", rtl_vcd_path(a.vcd));
     SimOutcome o = simulate(cfg, a.vcd);

@@ -111,3 +111,12 @@ TEST(BatchPrograms, KernelsOnOneGpuRunOneAfterTheOther) {
   EXPECT_NEAR(a["max_ns"].get<double>() / 1e6, 5.0, 0.01 * 5.0);
   EXPECT_NEAR(end_ms(o, 0), 3.0, 0.01 * 3.0);
 }
+
+TEST(BatchPrograms, KernelOnlyStreamFirstInItsGroup) {
+  // Both streams hold gpu0's compute, so they merge; the group starts with its copy (30 MB at
+  // 6 GB/s, 5 ms), then runs the 2 ms and 1 ms kernels: 8 ms.
+  SimOutcome o = run_batch("seed002_sec24_example.yaml", "batch",
+                           "    streams: [{gpu: gpu0, kernel_ns: 2e6}, {gpu: gpu0, bytes: 30MB, kernel_ns: 1e6}]\n");
+  EXPECT_NEAR(o.results["apps"][0]["max_ns"].get<double>() / 1e6, 8.0, 0.01 * 8.0);
+  EXPECT_NEAR(o.results["apps"][0]["batch"]["predicted_ns"].get<double>() / 1e6, 8.0, 0.01 * 8.0);
+}

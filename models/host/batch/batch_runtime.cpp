@@ -119,8 +119,17 @@ void BatchRuntime::start_next() {
   fire();
 }
 
+// A group starts with its earliest predicted copy (its kernel-only members have none).
 double BatchRuntime::group_start(int g) const {
-  return running_->result.predicted.streams[running_->groups[g].members.front()].copy_start;
+  const Batch& b = *running_;
+  double t = b.result.predicted.streams[b.groups[g].members.front()].copy_start;
+  bool copies = false;
+  for (int i : b.groups[g].members)
+    if (b.ops[i].bytes > 0) {
+      t = copies ? std::min(t, b.result.predicted.streams[i].copy_start) : b.result.predicted.streams[i].copy_start;
+      copies = true;
+    }
+  return t;
 }
 
 // One transfer at a time, in the timeline's order; kernel-only streams hold no bandwidth

@@ -19,6 +19,8 @@ constexpr int kExitOk = 0, kExitModelError = 1, kExitBadInput = 2;
 int cmd_run(const RunArgs& a);
 int cmd_validate(const RunArgs& a);
 int cmd_predict(const RunArgs& a);
+// Writes `text` to `path` through a temporary file, so a reader never sees half a file.
+void write_atomically(const std::string& path, const std::string& text);
 // "300us", "0.3s", "1e6" (ns), "2ms" -> ns; false on bad text.
 bool parse_duration_ns(const std::string& text, double* ns);
 

@@ -33,13 +33,13 @@ bool parse_duration_ns(const std::string& text, double* out) {
   return false;
 }
 
-namespace {
-
-void write_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
+void write_atomically(const std::string& path, const std::string& text) {
+  const fs::path tmp = path + ".tmp";
   { std::ofstream(tmp) << text; }
   fs::rename(tmp, path);
 }
+
+namespace {
 
 std::vector<std::string> all_overrides(const RunArgs& a) {
   std::vector<std::string> o = a.overrides;
@@ -167,9 +167,9 @@ int cmd_run(const RunArgs& a) {
     if (o.results["transfers_open"].get<unsigned long long>() > 0)
       log()->warn("{} transfers were still open when the simulation stopped",
                   o.results["transfers_open"].get<unsigned long long>());
-    write_atomically(out / "results.json", o.results.dump(2) + "\n");
-    write_atomically(out / "run.json", run_info(a, o).dump(2) + "\n");
-    write_atomically(out / "config.effective.yaml", yaml_text(cfg.effective));
+    write_atomically((out / "results.json").string(), o.results.dump(2) + "\n");
+    write_atomically((out / "run.json").string(), run_info(a, o).dump(2) + "\n");
+    write_atomically((out / "config.effective.yaml").string(), yaml_text(cfg.effective));
     print_summary(o.results, out);
     return kExitOk;
   } catch (const sc_core::sc_report& r) {

@@ -17,12 +17,13 @@ const char* kUsage =
     "                          [--seed N] [--log-level L] [--arbiter-impl cpp|rtl] [--fidelity packet|flow]\n"
     "       pcie-arbsim validate CONFIG [-s key=value ...] [--arbiter-impl cpp|rtl]\n"
     "       pcie-arbsim sweep SPEC [-j N] [--out DIR]\n"
-    "       pcie-arbsim predict CONFIG [-s key=value ...]\n"
+    "       pcie-arbsim predict CONFIG [-s key=value ...] [--out DIR]\n"
     "       pcie-arbsim --help\n\n"
     "run       simulate CONFIG; writes DIR/results.json, DIR/run.json, DIR/config.effective.yaml,\n"
     "          DIR/sim.log (and the VCD with --vcd); prints a summary. DIR defaults to runs/<name>.\n"
     "validate  check CONFIG and print the resolved config; exit 2 on any error.\n"
-    "predict   predicted timelines of CONFIG's batch apps (seed 002), for each method, without simulating.\n"
+    "predict   predicted timelines of CONFIG's batch apps (seed 002), for each method, without simulating,\n"
+    "          and the EDF check of those with a period; with --out, also DIR/predict.json.\n"
     "sweep     run every run of SPEC (docs/sweeps.md) as parallel processes; DIR/summary.csv.\n"
     "Exit codes: 0 ok, 1 model error, 2 bad input. Config format: docs/config.md.\n";
 

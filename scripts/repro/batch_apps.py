@@ -108,7 +108,7 @@ def wafer_max_image(r, platform, balanced=False):
         lo, hi = 1.0, 1000.0
         for _ in range(20):
             mid = (lo + hi) / 2
-            ok = edf_schedulable(apps_config(r, "wafer-predict", platform, m, wafer_apps(mid, balanced)))
+            ok = edf_schedulable(r, apps_config(r, "wafer-predict", platform, m, wafer_apps(mid, balanced)))
             (lo, hi) = (mid, hi) if ok[m] else (lo, mid)
         best[m] = lo
     return best

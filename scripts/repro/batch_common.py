@@ -50,10 +50,11 @@ def run_app(r, name, config, extra=()):
         return json.load(f)["apps"][0]
 
 
-def edf_schedulable(config):
+def edf_schedulable(r, config):
     """Per method, whether `pcie-arbsim predict` finds the periodic batch apps schedulable
     by non-preemptive EDF (Jeffay et al.)."""
-    out = subprocess.run([BINARY, "predict", config], check=True, capture_output=True, text=True).stdout
-    return {tok[1]: tok[2] == "schedulable" for tok in (line.split() for line in out.splitlines())
-            if len(tok) >= 3 and tok[0] == "edf"}
+    out = r.path("predict")
+    subprocess.run([BINARY, "predict", config, "--out", out], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "predict.json")) as f:
+        return {m: v["schedulable"] for m, v in json.load(f)["edf"].items()}
 

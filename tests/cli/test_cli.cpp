@@ -193,27 +193,58 @@ TEST_F(Cli, BandwidthCapNotPositive) {
 // ---- Workloads (apps[i].workload: NAME reads workloads/NAME.yaml) ----------------------
 
 TEST_F(Cli, PeerInAnotherTree) {
-  expect_bad_input(bad("peer_other_tree.yaml"), {"peer_other_tree.yaml:11:", "apps[0].peer", "not connected"});
+  expect_bad_input(bad("peer_other_tree.yaml"), {"peer_other_tree.yaml:12:", "apps[0].peer", "not connected"});
 }
 
 // Batch apps (seed 002): peer streams and programs.
 TEST_F(Cli, BatchPeerStreamWithDirection) {
   expect_bad_input(bad("batch_peer_direction.yaml"),
-                   {"batch_peer_direction.yaml:7:", "apps[0].streams[0].direction", "peer copy has no direction"});
+                   {"batch_peer_direction.yaml:8:", "apps[0].streams[0].direction", "peer copy has no direction"});
 }
 
 TEST_F(Cli, BatchPeerToItself) {
-  expect_bad_input(bad("batch_peer_self.yaml"), {"batch_peer_self.yaml:9:",
+  expect_bad_input(bad("batch_peer_self.yaml"), {"batch_peer_self.yaml:10:",
                                                  "apps[0].program[0].batches[1].streams[0].peer", "two different GPUs"});
 }
 
 TEST_F(Cli, BatchRepeatZero) {
-  expect_bad_input(bad("batch_repeat_zero.yaml"), {"batch_repeat_zero.yaml:8:", "apps[0].program[1].repeat", "got 0"});
+  expect_bad_input(bad("batch_repeat_zero.yaml"), {"batch_repeat_zero.yaml:9:", "apps[0].program[1].repeat", "got 0"});
 }
 
 TEST_F(Cli, BatchStreamsAndProgram) {
   expect_bad_input(bad("batch_streams_and_program.yaml"),
-                   {"batch_streams_and_program.yaml:3:", "apps[0]", "either `streams` or `program`"});
+                   {"batch_streams_and_program.yaml:4:", "apps[0]", "either `streams` or `program`"});
+}
+
+// `predict --out DIR` (seed 002): the §2.4 batch, a task of period 50 ms. The paper's
+// figures: 44.8 ms for the batch method (schedulable), 76.8 ms for bandwidth allocation
+// (utilisation 76.8 / 50 = 1.536: not schedulable).
+TEST_F(Cli, PredictWritesJsonWithEdfVerdicts) {
+  std::ofstream(dir_ / "p.yaml") << "platform: " << config("platforms/seed002_sec24_example.yaml") << "\n"
+                                 << "apps:\n  - name: inspect\n    type: batch\n    count: 1\n    period_ns: 50e6\n"
+                                    "    streams: [{gpu: gpu0, bytes: 32MB, kernel_ns: 3.2e6}, {gpu: gpu1, bytes: 128MB, "
+                                    "kernel_ns: 12.8e6}, {gpu: gpu2, bytes: 128MB, kernel_ns: 12.8e6}, {gpu: gpu3, bytes: "
+                                    "32MB, kernel_ns: 3.2e6}]\n";
+  const Result r = run({"predict", "p.yaml", "--out", "o"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string j = slurp(dir_ / "o" / "predict.json");
+  auto number_after = [&](const std::string& key, std::size_t from) {
+    const std::size_t at = j.find(key, from);
+    EXPECT_NE(at, std::string::npos) << key;
+    return std::stod(j.substr(j.find(':', at) + 1));
+  };
+  EXPECT_NEAR(number_after("\"program_ns\"", j.find("\"batch\": {")) / 1e6, 44.8, 0.02 * 44.8);
+  EXPECT_NEAR(number_after("\"program_ns\"", j.find("\"bandwidth_allocation\": {")) / 1e6, 76.8, 0.02 * 76.8);
+  const std::size_t edf = j.find("\"edf\"");
+  EXPECT_NE(j.find("\"schedulable\": true", j.find("\"batch\"", edf)), std::string::npos);
+  EXPECT_NEAR(number_after("\"utilization\"", j.find("\"bandwidth_allocation\"", edf)), 1.536, 0.02 * 1.536);
+  EXPECT_NE(r.out.find("edf bandwidth_allocation   not-schedulable"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, PredictBadInputWritesNothing) {
+  const Result r = run({"predict", bad("batch_repeat_zero.yaml"), "--out", "o"});
+  expect_one_error(r, {"batch_repeat_zero.yaml:9:", "repeat"});
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
 }
 
 TEST_F(Cli, UnknownWorkload) {

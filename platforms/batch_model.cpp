@@ -106,25 +106,23 @@ std::vector<double> max_min_of(const std::vector<double>& capacity, const std::v
 }
 
 // A staged copy as one pipelined transfer (staged_copy.h): it loads both stages' edges at
-// its rate, adds both stages' latencies, and one staging buffer's fill before the second
-// stage can start (timed at the pipeline's uncontended rate).
-BatchTransfer staged_transfer(const ModelCtx& c, const BatchStreamOp& op, int rc_node,
-                              const std::vector<double>& capacity) {
+// its rate, adds both stages' latencies, and moves one staging buffer more than its bytes:
+// the first chunk's GPU->CPU and the last one's CPU->GPU do not overlap, each at the
+// pipeline's rate (whatever contention or pacing sets it to).
+BatchTransfer staged_transfer(const ModelCtx& c, const BatchStreamOp& op, int rc_node) {
   const BatchTransfer out = c.transfer(CopyDir::D2H, op.gpu, rc_node, -1, static_cast<double>(op.bytes));
   const BatchTransfer in = c.transfer(CopyDir::H2D, op.peer, rc_node, -1, static_cast<double>(op.bytes));
   std::map<int, double> load;
   for (const BatchTransfer* t : {&out, &in})
     for (std::size_t k = 0; k < t->path.size(); ++k) load[t->path[k]] += t->weights[k];
   BatchTransfer s;
-  s.bytes = static_cast<double>(op.bytes);
+  s.bytes = static_cast<double>(op.bytes + std::min<uint64_t>(kStagingChunkBytes, op.bytes));
   for (const auto& [edge, w] : load) {
     s.path.push_back(edge);
     s.weights.push_back(w);
   }
   s.cap = std::min(out.cap, in.cap);
-  const double alone = max_min_of(capacity, {&s})[0];
-  const double chunk = static_cast<double>(std::min<uint64_t>(kStagingChunkBytes, op.bytes));
-  s.latency_ns = out.latency_ns + in.latency_ns + chunk / alone;
+  s.latency_ns = out.latency_ns + in.latency_ns;
   return s;
 }
 
@@ -141,9 +139,10 @@ BatchModel make_batch_model(const PlatformCfg& pf, const Topology& topo) {
   BatchModel m;
   m.capacity = c->g->net.capacities();
   const std::vector<double> capacity = m.capacity;
-  m.stream = [c, capacity](const BatchStreamOp& op) {
+  m.stream = [c](const BatchStreamOp& op) {
     BatchStream s;
     s.kernel_ns = op.kernel_ns;
+    s.compute = op.gpu;
     // A GPU runs its kernels one at a time (GpuCompute), so streams with kernels on one GPU
     // are merged as well: the kernels run one after another there too.
     if (op.kernel_ns > 0) s.engines.push_back(c->compute_engine(op.gpu));
@@ -151,7 +150,7 @@ BatchModel make_batch_model(const PlatformCfg& pf, const Topology& topo) {
     const int gpu = c->gpus.at(op.gpu);
     const int rc = c->host_rc(op, gpu);
     if (op.staged) {
-      s.transfers.push_back(staged_transfer(*c, op, rc, capacity));
+      s.transfers.push_back(staged_transfer(*c, op, rc));
       s.engines.insert(s.engines.end(), {c->d2h_engine(op.gpu), c->h2d_engine(op.peer, rc)});
     } else {
       s.transfers.push_back(c->transfer(op.dir, op.gpu, rc, op.peer, static_cast<double>(op.bytes)));

@@ -128,3 +128,17 @@ TEST(BatchPredictor, BandwidthAllocationReservesForTheApplicationsTransfers) {
   EXPECT_NEAR(t.makespan_ns, 140.8e6, 1.0);
   EXPECT_NEAR(t.streams[1].part_pace.front(), 1.0, 1e-12);
 }
+
+TEST(BatchPredictor, MergedKernelsRunInTurnPerGpuAndInParallelAcrossGpus) {
+  // Three streams share engine 5; kernels 3 and 2 ms on GPU 0, 4 ms on GPU 1: after the
+  // joined transfers, GPU 0 needs 5 ms and GPU 1 4 ms, so the group's kernels take 5 ms.
+  std::vector<BatchStream> s = {to_gpu(6e6, 3e6, 0, 5), to_gpu(6e6, 2e6, 0, 5), to_gpu(6e6, 4e6, 1, 5)};
+  s[0].compute = s[1].compute = 0;
+  s[2].compute = 1;
+  std::vector<int> into;
+  const std::vector<BatchStream> m = merge_shared_engines(s, &into);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_DOUBLE_EQ(m[0].kernel_ns, 5e6);
+  // 18 MB at 6 GB/s (3 ms), then 5 ms of kernels.
+  EXPECT_NEAR(predict_batch(m, star_rates).makespan_ns, 8e6, 1.0);
+}

@@ -1,6 +1,7 @@
 #include "models/host/batch/batch_predictor.h"
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 namespace arbsim {
@@ -240,6 +241,7 @@ std::vector<BatchStream> merge_shared_engines(const std::vector<BatchStream>& st
         if (std::find(streams[j].engines.begin(), streams[j].engines.end(), e) != streams[j].engines.end())
           root[find(i)] = find(j);
   std::vector<BatchStream> out;
+  std::vector<std::map<int, double>> kernels;  // [group] compute -> its members' kernel time
   std::vector<int> group_of_root(n, -1);
   merged_into->assign(n, -1);
   if (part_of) part_of->assign(n, -1);
@@ -248,11 +250,13 @@ std::vector<BatchStream> merge_shared_engines(const std::vector<BatchStream>& st
     if (g < 0) {
       g = static_cast<int>(out.size());
       out.emplace_back();
+      kernels.emplace_back();
     }
     BatchStream& m = out[g];
     if (part_of) (*part_of)[i] = streams[i].transfers.empty() ? -1 : static_cast<int>(m.transfers.size());
     m.transfers.insert(m.transfers.end(), streams[i].transfers.begin(), streams[i].transfers.end());
-    m.kernel_ns += streams[i].kernel_ns;  // joined kernels (§3.2, special case 1)
+    // Joined kernels (§3.2, special case 1): one after another on each GPU, GPUs in parallel.
+    m.kernel_ns = std::max(m.kernel_ns, kernels[g][streams[i].compute] += streams[i].kernel_ns);
     for (int e : streams[i].engines)
       if (std::find(m.engines.begin(), m.engines.end(), e) == m.engines.end()) m.engines.push_back(e);
     (*merged_into)[i] = g;

@@ -30,6 +30,7 @@ struct BatchStream {
   // merged (§3.2, special case 1). Empty: a kernel-only stream.
   std::vector<BatchTransfer> transfers;
   double kernel_ns = 0;          // 0 = no kernel
+  int compute = -1;              // what runs the kernel (its GPU); merged kernels on one run in turn
   std::vector<int> engines;      // DMA engines its transfers occupy (a staged copy: two)
   double bytes() const;
 };

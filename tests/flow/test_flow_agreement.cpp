@@ -138,6 +138,20 @@ TEST_F(FlowVsPacket, RoundRobinIsPerIngressPortNotPerFlow) {
   EXPECT_NEAR(ratio("flow"), 1.0, 0.1);    // max-min: a third each
 }
 
+// Seed 002's batch run-time in both modes: Sandy Bridge, each direction of a 48 MiB
+// GPU-to-GPU exchange staged through host memory, beside kernels and an H2D copy with a
+// kernel, under each method (docs/batch-method.md).
+TEST_F(FlowVsPacket, BatchProgramsWithStagedCopiesAgree) {
+  for (const char* method : {"batch", "bandwidth_allocation", "time_division"}) {
+    const std::string yaml =
+        "platform: " + kSrc + "/configs/platforms/seed002_sandybridge_k10.yaml\napps:\n"
+        "  - name: b\n    type: batch\n    count: 2\n    method: " + std::string(method) + "\n    program:\n"
+        "      - streams: [{gpu: gpu0, peer: gpu2, bytes: 48MiB}, {gpu: gpu2, peer: gpu0, bytes: 48MiB},\n"
+        "                  {gpu: gpu1, bytes: 32MiB, kernel_ns: 2e6}, {gpu: gpu3, kernel_ns: 3e6}]\n";
+    std::printf("flow vs packet, staged batch (%s): worst error %.3f %%\n", method, 100 * compare(yaml));
+  }
+}
+
 // ---- Shipped platforms -----------------------------------------------------------------
 
 std::vector<std::string> shipped_platforms() {

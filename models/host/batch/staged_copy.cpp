@@ -23,29 +23,28 @@ void StagedCopy::start() {
   while (d2h_issued_ < chunks_ && d2h_issued_ - h2d_done_ < static_cast<uint64_t>(spec_.buffers)) issue_d2h();
 }
 
+// Chunk k between the staging memory and `gpu`, paced like the whole copy.
+void StagedCopy::copy_chunk(CopyDir dir, int gpu, uint64_t k, std::function<void()> done) {
+  MemcpyRequest r;
+  r.dir = dir;
+  r.gpu = gpu;
+  r.host = spec_.host;
+  r.bytes = chunk_bytes(k);
+  r.rate_GBps = spec_.rate_GBps;
+  driver_.memcpy(r, std::move(done));
+}
+
 // GPU -> CPU into a free staging buffer.
 void StagedCopy::issue_d2h() {
   const uint64_t k = d2h_issued_++;
   if (d2h_start_ns_ < 0) d2h_start_ns_ = now_ns();
-  MemcpyRequest r;
-  r.dir = CopyDir::D2H;
-  r.gpu = spec_.src;
-  r.host = spec_.host;
-  r.bytes = chunk_bytes(k);
-  r.rate_GBps = spec_.rate_GBps;
-  driver_.memcpy(r, [this, k] { d2h_done(k); });
+  copy_chunk(CopyDir::D2H, spec_.src, k, [this, k] { d2h_done(k); });
 }
 
 // The chunk has landed in host memory: CPU -> GPU from that buffer.
 void StagedCopy::d2h_done(uint64_t k) {
   if (h2d_start_ns_ < 0) h2d_start_ns_ = now_ns();
-  MemcpyRequest r;
-  r.dir = CopyDir::H2D;
-  r.gpu = spec_.dst;
-  r.host = spec_.host;
-  r.bytes = chunk_bytes(k);
-  r.rate_GBps = spec_.rate_GBps;
-  driver_.memcpy(r, [this] { h2d_done(); });
+  copy_chunk(CopyDir::H2D, spec_.dst, k, [this] { h2d_done(); });
 }
 
 // A buffer is free again: refill it, or finish after the last chunk.

@@ -31,6 +31,7 @@ class StagedCopy {
 
  private:
   uint64_t chunk_bytes(uint64_t k) const;
+  void copy_chunk(CopyDir dir, int gpu, uint64_t k, std::function<void()> done);
   void issue_d2h();
   void d2h_done(uint64_t k);
   void h2d_done();

@@ -16,10 +16,6 @@ std::vector<int> gpu_nodes(const PlatformCfg& pf) {
   return v;
 }
 
-int ordinal_of(const std::vector<int>& rcs, int node) {
-  return static_cast<int>(std::find(rcs.begin(), rcs.end(), node) - rcs.begin());
-}
-
 // Whether a link between a node and its parent is a processor interconnect (a raw link).
 bool raw_uplink(const PlatformCfg& pf, const Topology& topo, int node) {
   for (const PortRef& p : topo.ports[node])
@@ -61,7 +57,7 @@ struct ModelCtx {
   int h2d_engine(int ordinal, int rc_node) const {
     const int gpu = gpus[ordinal];
     if (!host_push(gpu)) return 2 * ordinal;
-    return 2 * static_cast<int>(gpus.size()) + 1024 * ordinal_of(rcs, rc_node) + host_dma_slot(pf, topo, gpu);
+    return 2 * static_cast<int>(gpus.size()) + 1024 * rc_ordinal(pf, rc_node) + host_dma_slot(pf, topo, gpu);
   }
   int d2h_engine(int ordinal) const { return 2 * ordinal + (pf.nodes[gpus[ordinal]].copy_engines > 1 ? 1 : 0); }
   int compute_engine(int ordinal) const { return -1 - ordinal; }
@@ -180,7 +176,7 @@ std::vector<BatchStreamOp> batch_ops(const PlatformCfg& pf, const Topology& topo
       op.staged = needs_staging(pf, topo, node_index(pf, s.gpu), node_index(pf, s.peer));
       // Staging memory: the one named, else the source GPU's socket.
       if (op.staged && op.host < 0)
-        op.host = ordinal_of(root_complexes(pf), topo.host_of[node_index(pf, s.gpu)]);
+        op.host = rc_ordinal(pf, topo.host_of[node_index(pf, s.gpu)]);
     }
     ops.push_back(op);
   }

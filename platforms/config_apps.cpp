@@ -27,8 +27,7 @@ void parse_host(const Reader& r, const PlatformCfg& pf, AppCfg& a) {
     r.fail("host", "'" + a.host + "' is of type " + pf.nodes[n].type + ", not a root complex with host memory");
   if (tree_root(pf, n) != tree_root(pf, node_index(pf, a.gpu)))
     r.fail("host", "root complex '" + a.host + "' is not connected to gpu '" + a.gpu + "'");
-  const std::vector<int> rcs = root_complexes(pf);
-  a.host_rc = static_cast<int>(std::find(rcs.begin(), rcs.end(), n) - rcs.begin());
+  a.host_rc = rc_ordinal(pf, n);
 }
 
 // A peer copy's destination: another GPU, in the same tree (a route, direct or through host

@@ -182,6 +182,11 @@ std::vector<int> root_complexes(const PlatformCfg& pf) {
 }
 
 // Bounded by the node count, so a cycle (rejected by the checks) cannot loop forever.
+int rc_ordinal(const PlatformCfg& pf, int node) {
+  const std::vector<int> rcs = root_complexes(pf);
+  return static_cast<int>(std::find(rcs.begin(), rcs.end(), node) - rcs.begin());
+}
+
 int tree_root(const PlatformCfg& pf, int node) {
   for (std::size_t hops = 0; hops <= pf.nodes.size(); ++hops) {
     const auto up = std::find_if(pf.links.begin(), pf.links.end(),

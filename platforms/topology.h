@@ -41,6 +41,8 @@ int host_dma_engines(const PlatformCfg& pf, const Topology& topo, int rc);
 int host_dma_slot(const PlatformCfg& pf, const Topology& topo, int gpu);
 // Root complexes in node order (a root complex's ordinal is its index here).
 std::vector<int> root_complexes(const PlatformCfg& pf);
+// The ordinal of root complex `node` (its index in root_complexes()).
+int rc_ordinal(const PlatformCfg& pf, int node);
 // The top of `node`'s tree, following upstream links (for checks that run without a Topology).
 int tree_root(const PlatformCfg& pf, int node);
 // One direction of a link: a raw link's rate, or a PCIe link's TLP bandwidth lowered to

@@ -75,7 +75,9 @@ TEST(BatchPredictor, StreamsOnOneEngineAreMerged) {
   std::vector<int> into, part;
   const std::vector<BatchStream> m = merge_shared_engines(s, &into, &part);
   ASSERT_EQ(m.size(), 2u);
-  EXPECT_DOUBLE_EQ(m[0].bytes(), 30e6);
+  ASSERT_EQ(m[0].transfers.size(), 2u);  // joined, in issue order
+  EXPECT_DOUBLE_EQ(m[0].transfers[0].bytes, 10e6);
+  EXPECT_DOUBLE_EQ(m[0].transfers[1].bytes, 20e6);
   EXPECT_DOUBLE_EQ(m[0].kernel_ns, 3e6);
   EXPECT_EQ(into, (std::vector<int>{0, 0, 1}));
   EXPECT_EQ(part, (std::vector<int>{0, 1, 0}));

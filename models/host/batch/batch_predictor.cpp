@@ -119,12 +119,6 @@ double weight(const BatchTransfer& t, std::size_t k) { return t.weights.empty() 
 
 }  // namespace
 
-double BatchStream::bytes() const {
-  double b = 0;
-  for (const BatchTransfer& t : transfers) b += t.bytes;
-  return b;
-}
-
 const char* to_string(BatchMethod m) {
   switch (m) {
     case BatchMethod::Batch: return "batch";

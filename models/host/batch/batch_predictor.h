@@ -32,7 +32,6 @@ struct BatchStream {
   double kernel_ns = 0;          // 0 = no kernel
   int compute = -1;              // what runs the kernel (its GPU); merged kernels on one run in turn
   std::vector<int> engines;      // DMA engines its transfers occupy (a staged copy: two)
-  double bytes() const;
 };
 
 struct StreamTimes {

@@ -103,7 +103,7 @@ void BatchRuntime::start_next() {
   const std::size_t n = b.ops.size();
   b.result.start_ns = now_ns();
   b.result.predicted = model_.predict(b.ops, b.method, b.reserved ? *b.reserved : std::vector<BatchStreamOp>());
-  for (auto* v : {&b.result.copy_start_ns, &b.result.copy_end_ns, &b.result.stream_end_ns, &b.result.stage_gap_ns})
+  for (auto* v : {&b.result.copy_end_ns, &b.result.stream_end_ns, &b.result.stage_gap_ns})
     v->assign(n, 0);
   b.staged.resize(n);
   b.open = static_cast<int>(n);
@@ -163,7 +163,6 @@ void BatchRuntime::start_group(int g) {
 void BatchRuntime::start_copy(int i) {
   Batch& b = *running_;
   const BatchStreamOp& op = b.ops[i];
-  b.result.copy_start_ns[i] = now_ns() - b.result.start_ns;
   if (op.bytes == 0) return copy_done(i);
   // Bandwidth allocation paces the copy at its static share (bytes/ns = GB/s).
   const std::vector<double>& pace = b.result.predicted.streams[i].part_pace;

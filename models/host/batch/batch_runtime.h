@@ -31,7 +31,6 @@ struct BatchStreamOp {
 struct BatchResult {
   double start_ns = 0, end_ns = 0;
   BatchTimeline predicted;                 // relative to start_ns
-  std::vector<double> copy_start_ns;       // measured, relative to start_ns
   std::vector<double> copy_end_ns;         // measured, relative to start_ns (0: no copy)
   std::vector<double> stream_end_ns;       // measured end of each stream, relative to start_ns
   std::vector<double> stage_gap_ns;        // staged copies: CPU->GPU start - GPU->CPU start

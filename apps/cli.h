@@ -11,17 +11,16 @@ struct RunArgs {
   std::string fidelity;      // --fidelity: "" (the config's sim.fidelity), packet or flow
   std::vector<std::string> overrides;
   long long seed = -1;
+  std::string command_line;  // as typed (run.json records it)
 };
 
-// Exit codes: 0 success, 1 model/runtime error, 2 bad input (usage or config).
-constexpr int kExitOk = 0, kExitModelError = 1, kExitBadInput = 2;
+// Exit codes: 0 success, 1 model/runtime error, 2 bad input (usage, config, an output
+// directory that cannot be created or is in use), 3 the outputs could not be written
+// completely (nothing of them is left).
+constexpr int kExitOk = 0, kExitModelError = 1, kExitBadInput = 2, kExitIoError = 3;
 
 int cmd_run(const RunArgs& a);
 int cmd_validate(const RunArgs& a);
 int cmd_predict(const RunArgs& a);
-// Writes `text` to `path` through a temporary file, so a reader never sees half a file.
-void write_atomically(const std::string& path, const std::string& text);
-// "300us", "0.3s", "1e6" (ns), "2ms" -> ns; false on bad text.
-bool parse_duration_ns(const std::string& text, double* ns);
 
 }  // namespace arbsim

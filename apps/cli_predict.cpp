@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include "apps/cli.h"
+#include "apps/output_dir.h"
 #include "models/host/batch/edf_test.h"
 #include "platforms/batch_model.h"
 #include "platforms/config.h"
@@ -106,9 +108,21 @@ int cmd_predict(const RunArgs& args) {
     if (cfg.apps[a].type == "batch") out["apps"].push_back(predict_app(model, programs[a], cfg.apps[a], &totals[a]));
   if (out["apps"].empty()) std::printf("%s has no batch app: nothing to predict\n", args.config.c_str());
   out["edf"] = check_edf(cfg.apps, totals);
-  if (!args.out_dir.empty()) {
-    std::filesystem::create_directories(args.out_dir);
-    write_atomically((std::filesystem::path(args.out_dir) / "predict.json").string(), out.dump(2) + "\n");
+  if (args.out_dir.empty()) return kExitOk;
+  std::unique_ptr<OutputDir> dir;
+  try {
+    dir = std::make_unique<OutputDir>(args.out_dir);
+  } catch (const OutputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  try {
+    dir->clear_previous({"predict.json"});
+    dir->stage("predict.json", out.dump(2) + "\n");
+    dir->commit();
+  } catch (const OutputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitIoError;
   }
   return kExitOk;
 }

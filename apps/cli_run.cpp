@@ -8,7 +8,10 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <sys/resource.h>
 #include "apps/cli.h"
+#include "apps/output_dir.h"
+#include "platforms/version.h"
 #include "platforms/logging.h"
 #include "platforms/simulation.h"
 
@@ -17,35 +20,13 @@ namespace arbsim {
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
-bool parse_duration_ns(const std::string& text, double* out) {
-  std::istringstream in(text);
-  double v = 0;
-  if (!(in >> v) || v <= 0) return false;
-  std::string unit;
-  in >> unit;
-  static const std::pair<const char*, double> units[] = {
-      {"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-  for (const auto& [name, scale] : units)
-    if (unit == name) {
-      *out = v * scale;
-      return true;
-    }
-  return false;
-}
-
-void write_atomically(const std::string& path, const std::string& text) {
-  const fs::path tmp = path + ".tmp";
-  { std::ofstream(tmp) << text; }
-  fs::rename(tmp, path);
-}
-
 namespace {
 
 std::vector<std::string> all_overrides(const RunArgs& a) {
   std::vector<std::string> o = a.overrides;
   if (!a.sim_time.empty()) {
     double ns = 0;
-    if (!parse_duration_ns(a.sim_time, &ns))
+    if (!parse_time_ns(a.sim_time, &ns) || !(ns > 0))
       throw ConfigError("--sim-time " + a.sim_time + ": expected a positive time such as 300us, 0.3s or 1e6 (ns)");
     std::ostringstream s;
     s << std::setprecision(17) << ns;
@@ -67,18 +48,15 @@ std::vector<std::string> all_overrides(const RunArgs& a) {
   return o;
 }
 
-// The RTL arbiters' own waveform goes beside the model's: FILE.vcd -> FILE.rtl.vcd.
-std::string rtl_vcd_path(const std::string& vcd) {
+// SystemC appends ".vcd" to the name it is given (simulation.cpp strips one first).
+std::string vcd_stem(const std::string& vcd) {
   std::string stem = vcd;
   if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".vcd") == 0) stem.resize(stem.size() - 4);
-  return stem + ".rtl.vcd";
+  return stem;
 }
-
-std::string yaml_text(const YAML::Node& n) {
-  YAML::Emitter e;
-  e << n;
-  return std::string(e.c_str()) + "\n";
-}
+std::string vcd_file_name(const std::string& vcd) { return vcd_stem(vcd) + ".vcd"; }
+// The RTL arbiters' own waveform goes beside the model's: FILE.vcd -> FILE.rtl.vcd.
+std::string rtl_vcd_path(const std::string& vcd) { return vcd_stem(vcd) + ".rtl.vcd"; }
 
 void print_summary(const ordered_json& r, const fs::path& out) {
   std::printf("pcie-arbsim: %s, simulated %.3f us, makespan %.3f us, %llu TLP hops%s\n",
@@ -105,17 +83,25 @@ void print_summary(const ordered_json& r, const fs::path& out) {
   std::printf("\nresults: %s\n", (out / "results.json").string().c_str());
 }
 
-ordered_json run_info(const RunArgs& a, const SimOutcome& o) {
+ordered_json run_info(const RunArgs& a, const SimOutcome& o, const std::vector<std::string>& outputs) {
   const std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   const double hops = o.results["tlp_hops"].get<double>();
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
   ordered_json j;
   j["config"] = a.config;
+  j["config_hash"] = o.results["config_hash"];
+  j["version"] = version();
+  j["build_type"] = build_type();
+  j["command_line"] = a.command_line;
   j["finished_at"] = stamp;
   j["wall_seconds"] = o.wall_seconds;
+  j["peak_rss_mib"] = static_cast<double>(ru.ru_maxrss) / 1024.0;
   j["tlp_hops_per_second"] = o.wall_seconds > 0 ? hops / o.wall_seconds : 0.0;
   j["sim_seconds_per_wall_second"] = o.wall_seconds > 0 ? o.end.to_seconds() / o.wall_seconds : 0.0;
+  j["outputs"] = outputs;
   return j;
 }
 
@@ -130,7 +116,7 @@ void warn_if_batches_share(const Config& cfg) {
 }
 
 int fail(int code, const std::string& msg) {
-  std::cerr << "error: " << msg << "\n";
+  std::cerr << "error: " << one_line(msg) << "\n";
   return code;
 }
 
@@ -139,13 +125,90 @@ int fail(int code, const std::string& msg) {
 int cmd_validate(const RunArgs& a) {
   try {
     const Config c = load_config(a.config, all_overrides(a));
-    std::cout << yaml_text(c.effective);
+    std::cout << effective_yaml(c);
     std::cerr << a.config << ": ok\n";
     return kExitOk;
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, e.what());
   }
 }
+
+namespace {
+
+// The files a run owns in its output directory (OutputDir::clear_previous), and those a
+// sweep keeps beside them (the run's captured console, the point's key: docs/sweeps.md).
+const std::vector<std::string> kRunFiles = {"results.json", "run.json", "config.effective.yaml", "sim.log"};
+const std::vector<std::string> kSweepFiles = {"log.txt", "point.json"};
+
+// The VCD files this run may write: the model's, and the RTL arbiters' when any is
+// co-simulated (`existing`: only those written).
+std::vector<fs::path> vcd_files(const RunArgs& a, bool existing) {
+  std::vector<fs::path> v;
+  if (a.vcd.empty()) return v;
+  for (const fs::path& f : {fs::path(vcd_file_name(a.vcd)), fs::path(rtl_vcd_path(a.vcd))}) {
+    std::error_code ec;
+    if (!existing || fs::exists(f, ec)) v.push_back(f);
+  }
+  return v;
+}
+
+// Output names as run.json lists them: relative to the directory when inside it.
+std::vector<std::string> output_names(const OutputDir& dir, const std::vector<fs::path>& vcds) {
+  std::vector<std::string> names = {"config.effective.yaml", "run.json", "results.json", "sim.log"};
+  for (const fs::path& v : vcds) {
+    const fs::path rel = fs::path(v).lexically_proximate(dir.path());
+    names.push_back(rel.empty() || *rel.begin() == ".." ? v.string() : rel.string());
+  }
+  return names;
+}
+
+// Files SystemC and spdlog write themselves: checked after the run, as their writers
+// report no errors of their own.
+void check_unchecked_writes(const std::vector<fs::path>& vcds) {
+  std::string why;
+  if (!flush_logging(&why)) throw OutputError("cannot write the log sim.log: " + why);
+  for (const fs::path& v : vcds)
+    if (!looks_complete(v, &why)) throw OutputError("the waveform '" + v.string() + "' is incomplete: " + why);
+}
+
+void remove_files(const std::vector<fs::path>& files) {
+  std::error_code ec;
+  for (const fs::path& f : files) fs::remove(f, ec);
+}
+
+int simulate_into(const RunArgs& a, const Config& cfg, OutputDir& dir) {
+  const std::string replaced = dir.clear_previous(kRunFiles, kSweepFiles);
+  init_logging(cfg.sim.log_level, dir.file("sim.log").string());
+  if (!replaced.empty()) log()->warn("{}", replaced);
+  log()->info("config {} -> {}", a.config, dir.path().string());
+  warn_if_batches_share(cfg);
+  if (!a.vcd.empty()) {
+    std::error_code ec;
+    if (fs::path(a.vcd).has_parent_path()) fs::create_directories(fs::path(a.vcd).parent_path(), ec);
+    if (ec) throw OutputError("cannot create the directory of --vcd " + a.vcd + ": " + ec.message());
+    request_arbiter_waveform("rtl", rtl_vcd_path(a.vcd));  // written only when an arbiter is RTL (docs/cosim.md)
+  }
+  try {
+    remove_files(vcd_files(a, false));  // an earlier run's, which this one replaces
+    SimOutcome o = simulate(cfg, a.vcd);
+    const std::vector<fs::path> vcds = vcd_files(a, true);
+    if (o.results["transfers_open"].get<unsigned long long>() > 0)
+      log()->warn("{} transfers were still open when the simulation stopped",
+                  o.results["transfers_open"].get<unsigned long long>());
+    check_unchecked_writes(vcds);
+    dir.stage("config.effective.yaml", effective_yaml(cfg));
+    dir.stage("run.json", run_info(a, o, output_names(dir, vcds)).dump(2) + "\n");
+    dir.stage("results.json", o.results.dump(2) + "\n");  // last: a sweep counts a point done by it
+    dir.commit();
+    print_summary(o.results, dir.path());
+    return kExitOk;
+  } catch (...) {
+    remove_files(vcd_files(a, false));  // no partial outputs
+    throw;
+  }
+}
+
+}  // namespace
 
 int cmd_run(const RunArgs& a) {
   Config cfg;
@@ -155,23 +218,16 @@ int cmd_run(const RunArgs& a) {
     return fail(kExitBadInput, e.what());
   }
   const fs::path out = a.out_dir.empty() ? fs::path("runs") / fs::path(a.config).stem() : fs::path(a.out_dir);
+  std::unique_ptr<OutputDir> dir;
   try {
-    fs::create_directories(out);
-    if (!a.vcd.empty() && fs::path(a.vcd).has_parent_path()) fs::create_directories(fs::path(a.vcd).parent_path());
-    init_logging(cfg.sim.log_level, (out / "sim.log").string());
-    log()->info("config {} -> {}", a.config, out.string());
-    warn_if_batches_share(cfg);
-    // Written only when some arbiter is an RTL one (docs/cosim.md).
-    if (!a.vcd.empty()) request_arbiter_waveform("rtl", rtl_vcd_path(a.vcd));
-    SimOutcome o = simulate(cfg, a.vcd);
-    if (o.results["transfers_open"].get<unsigned long long>() > 0)
-      log()->warn("{} transfers were still open when the simulation stopped",
-                  o.results["transfers_open"].get<unsigned long long>());
-    write_atomically((out / "results.json").string(), o.results.dump(2) + "\n");
-    write_atomically((out / "run.json").string(), run_info(a, o).dump(2) + "\n");
-    write_atomically((out / "config.effective.yaml").string(), yaml_text(cfg.effective));
-    print_summary(o.results, out);
-    return kExitOk;
+    dir = std::make_unique<OutputDir>(out);
+  } catch (const OutputError& e) {
+    return fail(kExitBadInput, e.what());
+  }
+  try {
+    return simulate_into(a, cfg, *dir);
+  } catch (const OutputError& e) {
+    return fail(kExitIoError, e.what());
   } catch (const sc_core::sc_report& r) {
     return fail(kExitModelError, std::string("model error: ") + r.what());
   } catch (const std::exception& e) {

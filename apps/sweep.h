@@ -16,6 +16,7 @@ struct SweepSpec {
   std::string file, base;               // base: resolved against the spec's directory
   std::vector<SweepRun> runs;
   std::vector<std::string> varied_keys; // CSV columns, in first-seen order
+  std::string timeout, memory;          // `limits:` per point, as text ("" = not given)
 };
 
 // Reads and expands a spec; throws ConfigError (file, key, line, reason).
@@ -23,7 +24,9 @@ SweepSpec load_sweep_spec(const std::string& path);
 
 struct SweepArgs {
   std::string spec, out_dir;
-  int jobs = 0;  // 0 = all cores
+  int jobs = 0;             // 0 = one per core
+  std::string timeout;      // per point, e.g. "10m"; "" = the spec's limits.timeout, else 1 h
+  std::string mem_limit;    // per point, e.g. "4GiB"; "" = the spec's limits.memory, else RAM / jobs
 };
 
 int cmd_sweep(const SweepArgs& a);

@@ -7,6 +7,7 @@
 #include <map>
 #include "apps/sweep.h"
 #include "platforms/config_reader.h"
+#include "platforms/yaml_guard.h"
 
 namespace arbsim {
 
@@ -81,20 +82,20 @@ void add_explicit_runs(const Reader& r, SweepSpec& s, const std::vector<std::str
 }  // namespace
 
 SweepSpec load_sweep_spec(const std::string& path) {
-  YAML::Node root;
-  try {
-    if (!fs::is_regular_file(path)) throw ConfigError(path + ": cannot open file");
-    root = YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
-  }
+  YAML::Node root = load_yaml_bounded(read_text_file(path), path);
   if (!root.IsMap()) throw ConfigError(path + ": top level must be a map (base, set, product, runs)");
   Reader r(root, "", path);
-  r.allow({"description", "base", "set", "product", "runs"});
+  r.allow({"description", "base", "set", "product", "runs", "limits"});
   SweepSpec s;
   s.file = path;
   s.base = (fs::path(path).parent_path() / r.need<std::string>("base")).lexically_normal().string();
-  if (!fs::is_regular_file(s.base)) r.fail("base", "config '" + s.base + "' does not exist");
+  if (!is_regular_file_at(s.base)) r.fail("base", "config '" + s.base + "' does not exist or is not a file");
+  if (r.has("limits")) {
+    const Reader l = r.map("limits");
+    l.allow({"timeout", "memory"});
+    if (l.has("timeout")) s.timeout = l.need<std::string>("timeout");
+    if (l.has("memory")) s.memory = l.need<std::string>("memory");
+  }
   const std::vector<std::string> common = string_list(r, "set");
   expand_product(r, s, common);
   add_explicit_runs(r, s, common);

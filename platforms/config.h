@@ -122,6 +122,12 @@ struct Config {
   YAML::Node effective;              // the tree with overrides applied and defaults filled in
 };
 
+// The effective config as YAML text (config.effective.yaml's content), and its 64-bit
+// FNV-1a hash in 16 hex digits: the identity of a run's input (results.json `config_hash`,
+// the key of a sweep point). Not a cryptographic hash: it tells configs apart, no more.
+std::string effective_yaml(const Config& cfg);
+std::string config_hash(const Config& cfg);
+
 // Loads, applies `overrides` ("dotted.key=value"), validates. Throws ConfigError.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides);
 // The same for YAML text; `path` names it in messages, includes resolve against `base_dir`.

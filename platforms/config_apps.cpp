@@ -147,6 +147,17 @@ void parse_size(const Reader& r, AppCfg& a) {
   }
 }
 
+// A paced stream issues a copy every size / rate. Below the kernel's 1 ps resolution that
+// interval rounds to 0 and simulated time would stop advancing: rejected here.
+void check_issue_period(const Reader& r, const AppCfg& a) {
+  if (a.rate_GBps <= 0) return;
+  const uint64_t smallest = a.uniform ? a.size_min : a.size;
+  const double period_ns = static_cast<double>(smallest) / a.rate_GBps;
+  if (period_ns < 1e-3)
+    r.fail("rate_GBps", "a copy of " + std::to_string(smallest) + " B every " + std::to_string(period_ns * 1e3) +
+                            " ps is below the simulator's 1 ps resolution; lower the rate or raise the size");
+}
+
 void parse_stream(const Reader& r, const PlatformCfg& pf, AppCfg& a, bool peer) {
   if (peer)
     r.allow({"name", "type", "gpu", "peer", "size", "rate_GBps", "depth", "count", "duration_ns",
@@ -164,8 +175,9 @@ void parse_stream(const Reader& r, const PlatformCfg& pf, AppCfg& a, bool peer) 
   }
   parse_size(r, a);
   // 0 = back to back; else at least 1 MB/s, so one command's interval fits the time range.
-  a.rate_GBps = r.non_negative("rate_GBps", 0);
+  a.rate_GBps = r.rate_in("rate_GBps", 0, 0, 1e6);
   if (a.rate_GBps > 0 && a.rate_GBps < 1e-3) r.fail("rate_GBps", "must be 0 (back to back) or >= 0.001");
+  check_issue_period(r, a);
   a.depth = r.int_in("depth", 2, 1, 1024);
   parse_until(r, a, "count", &a.count);
 }
@@ -199,9 +211,9 @@ DriverCfg parse_driver(const Reader& r) {
   DriverCfg d;
   d.policy = r.one_of("policy", "static", {"static", "rr", "priority_s", "priority_l", "qos"});
   d.starvation_threshold = r.int_in("starvation_threshold", 0, 0, 1 << 20);
-  d.bandwidth_GBps = r.non_negative("bandwidth_GBps", 0);
+  d.bandwidth_GBps = r.rate_in("bandwidth_GBps", 0, 0, 1e6);
   // > 0 and at least the kernel's 1-ps resolution, or the re-check would never advance.
-  d.qos_check_ns = r.number_in("qos_check_ns", 1000, 1e-3, kMaxTimeNs);
+  d.qos_check_ns = r.time_in("qos_check_ns", 1000, 1e-3, kMaxTimeNs);
   d.qos_margin_ns = r.time_ns("qos_margin_ns", 2 * d.qos_check_ns);
   return d;
 }

@@ -2,12 +2,14 @@
 // the top-level sections. Platform and app parsing live in config_platform.cpp and
 // config_apps.cpp.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include "platforms/config.h"
 #include "platforms/config_parse.h"
 #include "platforms/config_reader.h"
+#include "platforms/yaml_guard.h"
 
 namespace arbsim {
 
@@ -17,28 +19,12 @@ namespace {
 
 YAML::Node parse_text(const std::string& text, const std::string& path) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw ConfigError(path + ": file is empty");
-  try {
-    YAML::Node n = YAML::Load(text);
-    if (!n.IsMap()) throw ConfigError(path + ": top level must be a map of keys, got " + scalar_text(n));
-    return n;
-  } catch (const YAML::Exception& e) {
-    const std::string line = e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) : "";
-    throw ConfigError(path + line + ": YAML syntax error: " + e.msg);
-  }
+  YAML::Node n = load_yaml_bounded(text, path);
+  if (!n.IsMap()) throw ConfigError(path + ": top level must be a map of keys, got " + scalar_text(n));
+  return n;
 }
 
-std::string read_file(const std::string& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw ConfigError(path + ": cannot open file: no such file");
-  if (fs::is_directory(path, ec)) throw ConfigError(path + ": cannot open file: it is a directory");
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open file: not readable");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-YAML::Node load_file(const std::string& path) { return parse_text(read_file(path), path); }
+YAML::Node load_file(const std::string& path) { return parse_text(read_text_file(path), path); }
 
 // A copy of `n` without source marks: a value from `-s` has no line in any file, and the
 // marks YAML::Load gives it (line 1 of the override text) would point into the config.
@@ -83,11 +69,7 @@ Override parse_override(const std::string& spec, const std::string& file) {
   for (std::string p; std::getline(ss, p, '.');) o.keys.push_back(p);
   if (spec[eq - 1] == '.' || std::count(o.keys.begin(), o.keys.end(), "") > 0)
     throw ConfigError(at + "empty key segment");
-  try {
-    o.value = unmarked(YAML::Load(spec.substr(eq + 1)));
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(at + "value is not valid YAML: " + e.msg);
-  }
+  o.value = unmarked(load_yaml_bounded(spec.substr(eq + 1), file + ": -s " + spec));
   return o;
 }
 
@@ -135,9 +117,13 @@ std::string include_platform(YAML::Node root, const std::string& path, const std
     throw ConfigError(path + ":" + std::to_string(name.Mark().line + 1) +
                       ": platform.include: expected a file name, got " + scalar_text(name));
   const std::string file = (fs::path(base_dir) / name.Scalar()).lexically_normal().string();
-  if (!fs::is_regular_file(file))
-    throw ConfigError(path + ":" + std::to_string(name.Mark().line + 1) +
-                      ": platform: included file '" + file + "' does not exist or is not a file");
+  std::string why;
+  const fs::file_type type = file_type_at(file, &why);
+  if (type != fs::file_type::regular)
+    throw ConfigError(path + ":" + std::to_string(name.Mark().line + 1) + ": platform: included file '" + file +
+                      "' " + (type == fs::file_type::not_found ? "does not exist"
+                              : why.empty()                    ? "is not a regular file"
+                                                               : "cannot be read: " + why));
   YAML::Node loaded = load_file(file);
   if (map_include)
     for (const auto& kv : p)
@@ -151,7 +137,7 @@ std::string include_platform(YAML::Node root, const std::string& path, const std
 fs::path find_workload(const std::string& base_dir, const std::string& name) {
   for (const char* dir : {"workloads", "../workloads"}) {
     const fs::path f = (fs::path(base_dir) / dir / (name + ".yaml")).lexically_normal();
-    if (fs::is_regular_file(f)) return f;
+    if (is_regular_file_at(f.string())) return f;
   }
   return {};
 }
@@ -223,7 +209,7 @@ Config parse_config(const std::string& text, const std::string& path, const std:
 }  // namespace
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  return load_config_yaml(read_file(path), path, fs::path(path).parent_path().string(), overrides);
+  return load_config_yaml(read_text_file(path), path, fs::path(path).parent_path().string(), overrides);
 }
 
 // Checked loading; yaml-cpp exceptions that escape the checks (a loader bug) still end as
@@ -235,6 +221,20 @@ Config load_config_yaml(const std::string& text, const std::string& path, const 
   } catch (const YAML::Exception& e) {
     throw ConfigError(path + ": cannot read the config: " + e.what());
   }
+}
+
+std::string effective_yaml(const Config& cfg) {
+  YAML::Emitter e;
+  e << cfg.effective;
+  return std::string(e.c_str()) + "\n";
+}
+
+std::string config_hash(const Config& cfg) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64-bit offset basis and prime
+  for (const unsigned char c : effective_yaml(cfg)) h = (h ^ c) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
 }
 
 }  // namespace arbsim

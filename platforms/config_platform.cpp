@@ -2,7 +2,9 @@
 // checks (missing nodes, cycles, two upstream links, unreachable GPUs, bad TC/VC maps).
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
+#include <sstream>
 #include "platforms/config_parse.h"
 #include "platforms/topology.h"
 
@@ -128,16 +130,18 @@ double default_fc_latency_ns(const PcieLinkParams& p) {
 }
 
 // Copies `defaults.link` keys the link lacks (and that apply to its kind) into the link,
-// so the effective config shows every link complete.
-void merge_defaults(const Reader& link, const YAML::Node& defaults) {
-  if (!defaults || !defaults.IsMap()) return;  // an invalid node throws on IsMap()
+// so the effective config shows every link complete. An error in a copied key is reported
+// at its line in `defaults.link` (Reader::inherit).
+void merge_defaults(Reader& link, const Reader& defaults) {
   const YAML::Node& l = link.node();
-  const YAML::Node kind = l["kind"] ? l["kind"] : defaults["kind"];
+  const YAML::Node& d = defaults.node();
+  const YAML::Node kind = l["kind"] ? l["kind"] : d["kind"];
   const bool raw = kind && kind.IsScalar() && kind.Scalar() == "raw";
-  for (const auto& kv : defaults) {
+  for (const auto& kv : d) {
     const std::string k = kv.first.Scalar();
     if ((raw && pcie_only(k)) || (!raw && raw_only(k)) || link.has(k)) continue;
     link.node()[k] = YAML::Clone(kv.second);
+    link.inherit(k, defaults);
   }
 }
 
@@ -152,10 +156,21 @@ const ArbitrationCfg& arbitration_base(const PlatformCfg& pf, const std::string&
 // measured H2D and D2H bandwidths differ). Absent = no cap (0), and nothing is written back.
 double parse_cap(const Reader& r, const std::string& key) {
   if (!r.has(key)) return 0;
-  const double cap = r.get<double>(key, 0);
-  if (!(cap >= kMinGBps && cap <= kMaxGBps))
-    r.fail(key, "an effective-bandwidth cap must be in [0.001, 1e6] GB/s, got " + scalar_text(r.node()[key]));
-  return cap;
+  return r.rate_in(key, 0, kMinGBps, kMaxGBps);
+}
+
+// `gen`: 1..5, or the generation's transfer rate ("16GT/s" = Gen4; pcie-facts §1).
+int parse_gen(const Reader& r) {
+  const YAML::Node v = r.has("gen") ? r.node()["gen"] : YAML::Node();
+  if (v && v.IsScalar() && v.Scalar().find("GT/s") != std::string::npos) {
+    for (int g = 1; g <= 5; ++g) {
+      std::ostringstream rate;
+      rate << gts_per_lane(g);
+      if (v.Scalar() == rate.str() + "GT/s" || v.Scalar() == rate.str() + " GT/s") return g;
+    }
+    r.fail("gen", "expected 1..5 or a PCIe rate (2.5GT/s, 5GT/s, 8GT/s, 16GT/s, 32GT/s), got " + scalar_text(v));
+  }
+  return r.int_in("gen", 3, 1, 5);
 }
 
 // The keys that differ by `kind`: a PCIe link's generation and width, or a raw link's rates.
@@ -164,15 +179,15 @@ void parse_link_kind(const Reader& r, const PlatformCfg& pf, LinkCfg& l) {
   if (l.raw) {
     r.allow({"name", "up", "down", "kind", "bandwidth_up_GBps", "bandwidth_down_GBps", "latency_ns",
              "vcs", "vc_tcs", "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
-    l.up_GBps = r.number_in("bandwidth_up_GBps", 10, kMinGBps, kMaxGBps);
-    l.down_GBps = r.number_in("bandwidth_down_GBps", 10, kMinGBps, kMaxGBps);
+    l.up_GBps = r.rate_in("bandwidth_up_GBps", 10, kMinGBps, kMaxGBps);
+    l.down_GBps = r.rate_in("bandwidth_down_GBps", 10, kMinGBps, kMaxGBps);
     return;
   }
   r.allow({"name", "up", "down", "kind", "gen", "width", "ecrc", "max_up_GBps", "max_down_GBps", "latency_ns",
            "vcs", "vc_tcs", "credits", "fc_latency_ns", "arbitration_up", "arbitration_down"});
   l.max_up_GBps = parse_cap(r, "max_up_GBps");
   l.max_down_GBps = parse_cap(r, "max_down_GBps");
-  l.pcie.gen = r.int_in("gen", 3, 1, 5);
+  l.pcie.gen = parse_gen(r);
   l.pcie.width = r.get<int>("width", 16);
   if (!valid_width(l.pcie.width))
     r.fail("width", "must be one of 1, 2, 4, 8, 16, 32 lanes, got " + std::to_string(l.pcie.width));
@@ -189,11 +204,11 @@ LinkCfg parse_link(const Reader& r, const PlatformCfg& pf) {
   l.down = r.need<std::string>("down");
   if (r.has("name")) r.check_name("name", r.need<std::string>("name"));
   l.name = r.get<std::string>("name", l.up + "-" + l.down);
-  l.latency_ns = r.time_ns("latency_ns", 20);  // PHY + data link per hop (pcie-facts.md §5)
+  l.latency_ns = r.latency_ns("latency_ns", 20);  // PHY + data link per hop (pcie-facts.md §5)
   l.vcs = r.int_in("vcs", 1, 1, kMaxVcs);
   parse_tc_map(r, l);
   l.credits = parse_credits(r.map("credits"), pf);
-  l.fc_latency_ns = r.time_ns("fc_latency_ns", l.raw ? 0.0 : default_fc_latency_ns(l.pcie));
+  l.fc_latency_ns = r.latency_ns("fc_latency_ns", l.raw ? 0.0 : default_fc_latency_ns(l.pcie));
   // Upward traffic leaves from the lower node's egress, downward from the upper node's.
   if (r.has("arbitration_up"))
     l.arb_up = parse_arbitration(r.map("arbitration_up"), arbitration_base(pf, l.down));
@@ -217,7 +232,7 @@ NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
     r.allow({"name", "type", "copy_engines", "tags", "read_latency_ns", "h2d_mode", "arbitration"});
     n.copy_engines = r.int_in("copy_engines", 2, 1, 16);
     n.tags = r.int_in("tags", 256, 1, 768);
-    n.read_latency_ns = r.time_ns("read_latency_ns", 300);
+    n.read_latency_ns = r.latency_ns("read_latency_ns", 300);
     n.h2d_mode = r.one_of("h2d_mode", pf.h2d_mode == H2dMode::HostPush ? "push" : "read", {"read", "push"}) == "push"
                      ? H2dMode::HostPush
                                                                           : H2dMode::DeviceRead;
@@ -226,32 +241,35 @@ NodeCfg parse_node(const Reader& r, const PlatformCfg& pf) {
       r.allow({"name", "type", "latency_ns", "forwarding", "voq", "memory", "arbitration"});
     else
       r.allow({"name", "type", "latency_ns", "forwarding", "voq", "arbitration"});
-    n.latency_ns = r.time_ns("latency_ns", default_crossbar_latency_ns(n.type));
+    n.latency_ns = r.latency_ns("latency_ns", default_crossbar_latency_ns(n.type));
     n.store_and_forward =
         r.one_of("forwarding", "cut_through", {"cut_through", "store_and_forward"}) == "store_and_forward";
     n.voq = r.get<bool>("voq", false);  // ingress virtual output queues (IngressConfig::voq)
     if (n.type == "root_complex") {
       Reader m = r.map("memory");
       m.allow({"bandwidth_GBps", "write_GBps", "read_latency_ns"});
-      n.memory_GBps = m.number_in("bandwidth_GBps", 50, kMinGBps, kMaxGBps);
-      n.memory_write_GBps = m.number_in("write_GBps", n.memory_GBps, kMinGBps, kMaxGBps);
-      n.memory_read_latency_ns = m.time_ns("read_latency_ns", 400);
+      n.memory_GBps = m.rate_in("bandwidth_GBps", 50, kMinGBps, kMaxGBps);
+      n.memory_write_GBps = m.rate_in("write_GBps", n.memory_GBps, kMinGBps, kMaxGBps);
+      n.memory_read_latency_ns = m.latency_ns("read_latency_ns", 400);
     }
   }
   if (r.has("arbitration")) n.arbitration = parse_arbitration(r.map("arbitration"), pf.arbitration);
   return n;
 }
 
-// `defaults.link` keys are checked here, where their lines are; merged into a link they
-// would be reported under that link's key.
-void check_link_defaults(const Reader& d) {
+// `defaults.link`, when given: its keys are checked here (names and `kind`); their values
+// where a link uses them, with errors reported here (merge_defaults).
+std::optional<Reader> link_defaults(const Reader& r) {
+  if (!r.has("defaults")) return std::nullopt;
+  const Reader d = r.map("defaults");
   d.allow({"link"});
-  if (!d.has("link")) return;
+  if (!d.has("link")) return std::nullopt;
   const Reader l = d.map("link");
   l.allow({"kind", "gen", "width", "ecrc", "max_up_GBps", "max_down_GBps", "bandwidth_up_GBps",
            "bandwidth_down_GBps", "latency_ns", "vcs", "vc_tcs", "credits", "fc_latency_ns", "arbitration_up",
            "arbitration_down"});
   if (l.has("kind")) l.one_of("kind", "pcie", {"pcie", "raw"});
+  return l;
 }
 
 void parse_fabric_settings(const Reader& r, PlatformCfg& pf) {
@@ -271,7 +289,6 @@ void parse_fabric_settings(const Reader& r, PlatformCfg& pf) {
   pf.completion_bytes = completion == "rcb" ? rcb : pf.mps;
   const std::string dllp = r.get<std::string>("dllp_model", "pcie-bench");
   if (!parse_dllp_model(dllp, &pf.dllp)) r.fail("dllp_model", "must be pcie-bench, lane-scaled or none");
-  if (r.has("defaults")) check_link_defaults(r.map("defaults"));
   // The platform's arbiters are the last fallback, so both are always parsed: their
   // defaults (rr) then show in the effective config.
   // The implementation of every arbiter that names none, including those the platform
@@ -290,15 +307,13 @@ PlatformCfg parse_platform(const Reader& r) {
   parse_fabric_settings(r, pf);
   for (const Reader& nr : r.list("nodes")) pf.nodes.push_back(parse_node(nr, pf));
   if (pf.nodes.empty()) r.fail("nodes", "a platform needs at least one node");
-  // Through a const handle: a missing `link` must not be added to the tree (it reads
-  // as an invalid node instead).
-  const YAML::Node& pn = r.node();
-  const YAML::Node defaults = r.has("defaults") ? pn["defaults"]["link"] : YAML::Node();
-  for (const Reader& lr : r.list("links")) {
-    merge_defaults(lr, defaults);
+  const std::optional<Reader> defaults = link_defaults(r);
+  std::vector<Reader> links = r.list("links");
+  for (Reader& lr : links) {
+    if (defaults) merge_defaults(lr, *defaults);
     pf.links.push_back(parse_link(lr, pf));
   }
-  check_topology(r, pf);
+  check_topology(r, pf, links);
   return pf;
 }
 

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cmath>
 #include <set>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace arbsim {
@@ -19,6 +21,19 @@ template <> const char* type_name<bool>() { return "true or false"; }
 template <> const char* type_name<std::string>() { return "a string"; }
 template <> const char* type_name<std::vector<int>>() { return "a list of integers"; }
 }  // namespace
+
+std::string one_line(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
+    else out += c;
+  }
+  return out;
+}
 
 std::string scalar_text(const YAML::Node& n) {
   if (n.IsScalar()) return "'" + n.Scalar() + "'";
@@ -41,11 +56,19 @@ std::string Reader::where(const YAML::Node& n) const {
 // Points at the value; an empty value (`apps:`) has its mark on the token after it, so
 // then at the key.
 void Reader::fail(const std::string& key, const std::string& reason) const {
+  if (origin_) origin_->fail(key, reason + " (inherited by " + path_ + ")");
+  if (inherited_ && inherited_->count(key))
+    inherited_->at(key).fail(key, reason + " (inherited by " + join_key(path_, key) + ")");
   YAML::Node at = !key.empty() && has(key) ? lookup(key) : node_;
   if (!key.empty() && at.IsNull())
     for (const auto& kv : node_)
       if (kv.first.Scalar() == key) at = kv.first;
   throw ConfigError(where(at) + ": " + join_key(path_, key) + ": " + reason);
+}
+
+void Reader::inherit(const std::string& key, const Reader& from) {
+  if (!inherited_) inherited_ = std::make_shared<std::map<std::string, Reader>>();
+  inherited_->emplace(key, from);
 }
 
 // Const lookup: a missing key is not inserted into the tree.
@@ -56,10 +79,14 @@ YAML::Node Reader::lookup(const std::string& key) const {
 
 bool Reader::has(const std::string& key) const { return node_.IsMap() && static_cast<bool>(lookup(key)); }
 
-// An empty section (`sim:` with nothing under it) reads as an empty map.
+// An empty section (`sim:` with nothing under it) reads as an empty map. A sub-map of an
+// inherited key reports its errors where it was inherited from.
 Reader Reader::map(const std::string& key) const {
   if (!has(key) || lookup(key).IsNull()) node_[key] = YAML::Node(YAML::NodeType::Map);
-  return Reader(node_[key], join_key(path_, key), file_);
+  Reader child(node_[key], join_key(path_, key), file_);
+  const Reader* from = origin_ ? origin_.get() : inherited_ && inherited_->count(key) ? &inherited_->at(key) : nullptr;
+  if (from && from->has(key) && from->lookup(key).IsMap()) child.origin_ = std::make_shared<Reader>(from->map(key));
+  return child;
 }
 
 std::vector<Reader> Reader::list(const std::string& key) const {
@@ -163,16 +190,80 @@ double Reader::non_negative(const std::string& key, double def) const {
 
 double Reader::number_in(const std::string& key, double def, double lo, double hi) const {
   const double v = get<double>(key, def);
-  if (!(v >= lo && v <= hi)) {
-    std::ostringstream range;
-    range << "must be in [" << lo << ", " << hi << "], got ";
-    fail(key, range.str() + scalar_text(lookup(key)));
-  }
+  check_range(key, v, lo, hi);
   return v;
 }
 
-double Reader::time_ns(const std::string& key, double def) const {
-  return number_in(key, def, 0, kMaxTimeNs);
+void Reader::check_range(const std::string& key, double v, double lo, double hi) const {
+  if (v >= lo && v <= hi) return;
+  std::ostringstream range;
+  range << "must be in [" << lo << ", " << hi << "], got ";
+  fail(key, range.str() + scalar_text(lookup(key)));
+}
+
+// A number, or text the unit parser reads; written back as given (config.effective.yaml
+// keeps "200us").
+double Reader::quantity(const std::string& key, double def, bool (*parse)(const std::string&, double*),
+                        const char* example) const {
+  if (!has(key)) {
+    node_[key] = def;
+    return def;
+  }
+  const YAML::Node v = lookup(key);
+  double out = 0;
+  if (v.IsScalar() && parse(v.Scalar(), &out) && std::isfinite(out)) return out;
+  fail(key, std::string("expected ") + example + ", got " + scalar_text(v));
+}
+
+double Reader::time_in(const std::string& key, double def, double lo, double hi) const {
+  const double v = quantity(key, def, parse_time_ns, "a time in ns, or with a unit (e.g. 1500, 200us, 1.5ms)");
+  check_range(key, v, lo, hi);
+  return v;
+}
+
+double Reader::time_ns(const std::string& key, double def) const { return time_in(key, def, 0, kMaxTimeNs); }
+
+double Reader::latency_ns(const std::string& key, double def) const { return time_in(key, def, 0, kMaxLatencyNs); }
+
+double Reader::rate_in(const std::string& key, double def, double lo, double hi) const {
+  const double v = quantity(key, def, parse_rate_GBps, "a rate in GB/s, or with a unit (e.g. 12, 12GB/s, 400Gb/s)");
+  check_range(key, v, lo, hi);
+  return v;
+}
+
+namespace {
+
+// A number and the rest of the text after it (spaces skipped); false when no number leads.
+bool split_number(const std::string& text, double* value, std::string* unit) {
+  std::istringstream in(text);
+  if (!(in >> *value)) return false;
+  in >> std::ws;
+  std::getline(in, *unit);
+  return true;
+}
+
+bool scaled(const std::string& text, std::initializer_list<std::pair<const char*, double>> units, double* out) {
+  double v = 0;
+  std::string unit;
+  if (!split_number(text, &v, &unit) || !std::isfinite(v)) return false;
+  for (const auto& [name, scale] : units)
+    if (unit == name) {
+      *out = v * scale;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+bool parse_time_ns(const std::string& text, double* ns) {
+  return scaled(text, {{"", 1}, {"ps", 1e-3}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"min", 60e9}, {"h", 3600e9}}, ns);
+}
+
+bool parse_rate_GBps(const std::string& text, double* gbps) {
+  return scaled(text, {{"", 1}, {"GB/s", 1}, {"GBps", 1}, {"Gb/s", 0.125}, {"Gbps", 0.125}, {"MB/s", 1e-3},
+                       {"MBps", 1e-3}, {"Mb/s", 1.25e-4}, {"TB/s", 1e3}, {"Tb/s", 125}},
+                gbps);
 }
 
 int Reader::int_in(const std::string& key, int def, int lo, int hi) const {
@@ -195,6 +286,7 @@ std::string Reader::one_of(const std::string& key, const std::string& def,
 }
 
 void Reader::allow(std::initializer_list<const char*> keys) const {
+  if (origin_) origin_->allow(keys);  // the same keys, with their own lines
   std::set<std::string> seen;
   for (const auto& kv : node_) {
     const std::string k = kv.first.Scalar();
@@ -207,6 +299,40 @@ void Reader::allow(std::initializer_list<const char*> keys) const {
       throw ConfigError(where(kv.first) + ": " + join_key(path_, k) + ": unknown key (known: " + list + ")");
     }
   }
+}
+
+// What is at `path`, without throwing: a path too long, a symlink loop or a permission
+// problem is a config error naming the path, like a missing file.
+std::filesystem::file_type file_type_at(const std::string& path, std::string* why) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (st.type() == std::filesystem::file_type::not_found) {
+    *why = "no such file";
+    return st.type();
+  }
+  if (ec) *why = ec.message();
+  return ec ? std::filesystem::file_type::none : st.type();
+}
+
+std::string read_text_file(const std::string& path) {
+  std::string why;
+  const std::filesystem::file_type type = file_type_at(path, &why);
+  if (type == std::filesystem::file_type::directory) throw ConfigError(path + ": cannot open file: it is a directory");
+  if (type != std::filesystem::file_type::regular) {
+    if (why.empty()) why = "not a regular file";
+    throw ConfigError(path + ": cannot open file: " + why);
+  }
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": cannot open file: not readable");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(path + ": cannot read file");
+  return text.str();
+}
+
+bool is_regular_file_at(const std::string& path) {
+  std::string why;
+  return file_type_at(path, &why) == std::filesystem::file_type::regular;
 }
 
 bool valid_name(const std::string& name) {

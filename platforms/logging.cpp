@@ -28,6 +28,8 @@ void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions& acti
   if (actions & (sc_core::SC_THROW | sc_core::SC_ABORT | sc_core::SC_STOP)) throw r;
 }
 
+std::string g_log_error;  // the first failed write to the log since init_logging
+
 }  // namespace
 
 std::shared_ptr<spdlog::logger> log() {
@@ -48,11 +50,22 @@ void init_logging(const std::string& level, const std::string& file) {
   f->add_flag<SimTimeFlag>('*').set_pattern("[%* ns] [%l] %v");
   l->set_formatter(std::move(f));
   l->set_level(spdlog::level::from_str(level));
+  g_log_error.clear();
+  l->set_error_handler([](const std::string& msg) {
+    if (g_log_error.empty()) g_log_error = msg;
+  });
   spdlog::register_logger(l);
   sc_core::sc_report_handler::set_handler(report_handler);
   // Model errors and fatals stop the run: the CLI reports them and exits non-zero.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
   sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+}
+
+bool flush_logging(std::string* why) {
+  log()->flush();
+  if (g_log_error.empty()) return true;
+  *why = g_log_error;
+  return false;
 }
 
 }  // namespace arbsim

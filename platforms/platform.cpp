@@ -25,6 +25,7 @@ EgressConfig memory_port_config(double gbytes_per_s) {
 Platform::Platform(const Config& cfg) : cfg_(cfg) {
   topo_ = build_topology(Reader(cfg_.effective["platform"], "platform", cfg_.file), cfg_.platform);
   host_engines_.assign(cfg_.platform.nodes.size(), {});
+  notes_ = flow_fidelity_notes(cfg_, topo_);
   if (cfg_.sim.fidelity == Fidelity::Flow) build_flow();
   else build_packet();
   make_driver();
@@ -53,6 +54,7 @@ PortSpec Platform::link_port(int node, const PortRef& pr) const {
   s.egress.vc_arbiter = policy_vc_arbiter(a.vc);
   s.egress.port_arbiter = a.port;
   s.egress.slots = arbitration_slots(pf, topo_, node);
+  s.egress.slot_names = requester_names(pf, topo_, node);
   // Credits return after the UpdateFC latency plus the DLLP's flight back over the link.
   s.ingress = IngressConfig{l.vcs, l.fc_latency_ns + l.latency_ns, pf.nodes[node].voq};
   s.peer = pf.nodes[pr.peer].name;
@@ -70,6 +72,7 @@ std::vector<PortSpec> Platform::port_specs(int i) const {
     PortSpec m{memory_port_config(nc.memory_write_GBps), IngressConfig{kMaxVcs, 0, true}, nc.name + "_memory"};
     m.egress.vc_arbiter = policy_vc_arbiter(m.egress.vc_arbiter);
     m.egress.slots = arbitration_slots(cfg_.platform, topo_, i);
+    m.egress.slot_names = requester_names(cfg_.platform, topo_, i);
     specs.push_back(m);
   }
   return specs;
@@ -114,6 +117,7 @@ FabricNode* Platform::make_node(int i) {
   PortSpec m{memory_port_config(nc.memory_GBps), IngressConfig{kMaxVcs, 0}, nc.name};
   m.egress.vc_arbiter = policy_vc_arbiter(m.egress.vc_arbiter);
   m.egress.slots = Endpoint::arbitration_slots(p);
+  m.egress.slot_names = {"completer"};
   owned_.push_back(std::make_unique<Endpoint>((nc.name + "_memory").c_str(), p, m, tracker_));
   memory_[i] = static_cast<Endpoint*>(owned_.back().get());
   return rc;
@@ -266,6 +270,19 @@ BatchRuntime& Platform::batch_runtime() {
   if (!batch_runtime_)
     batch_runtime_ = std::make_unique<BatchRuntime>("batch_runtime", *driver_, make_batch_model(cfg_.platform, topo_));
   return *batch_runtime_;
+}
+
+std::string Platform::stuck_report() const {
+  std::vector<std::string> parts;
+  for (const LinkPortInfo& l : link_ports_)
+    if (l.port && !l.port->waiting().empty()) parts.push_back(l.port->waiting());
+  if (tracker_.open_transfers() > 0) parts.push_back(std::to_string(tracker_.open_transfers()) + " transfer(s) open");
+  for (const auto& a : apps_)
+    if (!a->finished()) parts.push_back("app '" + a->config().name + "' not finished");
+  std::string s;
+  for (std::size_t i = 0; i < parts.size() && i < 8; ++i) s += (i ? "; " : "") + parts[i];
+  if (parts.size() > 8) s += "; and " + std::to_string(parts.size() - 8) + " more";
+  return s;
 }
 
 bool Platform::apps_finished() const {

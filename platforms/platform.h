@@ -13,6 +13,7 @@
 #include "models/host/driver.h"
 #include "models/pcie/switch.h"
 #include "platforms/config.h"
+#include "platforms/flow_limits.h"
 #include "platforms/topology.h"
 #include "models/host/batch/batch_runtime.h"
 #include "testbenches/app.h"
@@ -45,6 +46,11 @@ class Platform : public FabricControl {
   TransferTracker& tracker() { return tracker_; }
   Driver& driver() { return *driver_; }
   bool apps_finished() const;
+  // When nothing can happen any more: what is unfinished and what it waits for ("" when
+  // everything is done), for the deadlock report.
+  std::string stuck_report() const;
+  // What the config asks that this fidelity cannot represent (platforms/flow_limits.h).
+  const std::vector<FidelityNote>& fidelity_notes() const { return notes_; }
 
   // FabricControl (for the driver's TC policy)
   void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override;
@@ -86,6 +92,7 @@ class Platform : public FabricControl {
   std::vector<LinkPortInfo> link_ports_;
   std::unique_ptr<Driver> driver_;
   std::vector<std::unique_ptr<App>> apps_;
+  std::vector<FidelityNote> notes_;
 };
 
 }  // namespace arbsim

@@ -103,6 +103,9 @@ ordered_json arbiter_json(const LinkPortInfo& l) {
   }
   j["max_head_wait_ns"] = r3(max_wait / 1000.0);
   j["vc_max_head_wait_ns"] = waits;
+  j["never_granted"] = ordered_json::array();
+  for (const NeverGranted& n : s.never_granted)
+    j["never_granted"].push_back({{"requester", n.requester}, {"vc", n.vc}, {"waiting_ns", r3(n.waiting_ps / 1000.0)}});
   return j;
 }
 
@@ -122,10 +125,14 @@ ordered_json collect_results(Platform& p, const sc_core::sc_time& end) {
   for (const GpuCompute* g : p.gpus()) makespan = std::max(makespan, g->last_activity());
   ordered_json j;
   j["schema"] = "pcie-arbsim.results/1";
+  j["config_hash"] = config_hash(p.config());
   j["platform"] = p.config().platform.name;
   j["seed"] = p.config().sim.seed;
   j["policy"] = p.driver().policy().name();
   j["fidelity"] = p.config().sim.fidelity == Fidelity::Flow ? "flow" : "packet";
+  j["fidelity_notes"] = ordered_json::array();
+  for (const FidelityNote& n : p.fidelity_notes())
+    j["fidelity_notes"].push_back({{"where", n.where}, {"setting", n.setting}, {"effect", n.effect}});
   j["sim_time_ns"] = ns(end);
   j["makespan_ns"] = ns(makespan);
   j["tlp_hops"] = EgressPort::total_hops();
@@ -145,6 +152,7 @@ ordered_json collect_results(Platform& p, const sc_core::sc_time& end) {
                          {"compute_ns", r3(g->state_ns(GpuState::Compute))},
                          {"stalled_ns", r3(g->state_ns(GpuState::Stalled))},
                          {"idle_ns", r3(g->state_ns(GpuState::Idle))},
+                         {"copy_any_ns", r3(g->copy_any_ns())},
                          {"kernels", g->kernels_run()}});
   j["links"] = ordered_json::array();
   j["arbiters"] = ordered_json::array();

@@ -1,12 +1,65 @@
 #include "platforms/simulation.h"
 #include <chrono>
+#include "models/pcie/tlp_pool.h"
+#include "platforms/logging.h"
 #include "platforms/results.h"
 
 namespace arbsim {
 
+namespace {
+
+sc_core::sc_time ns_time(double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(ns * 1000.0))); }
+
+void warn_fidelity_notes(const Platform& p) {
+  const auto& notes = p.fidelity_notes();
+  if (notes.empty()) return;
+  log()->warn("the flow-level mode cannot represent {} setting(s) of this config; its results ignore them "
+              "(results.json fidelity_notes). First: {}: {} ({})",
+              notes.size(), notes.front().where, notes.front().setting, notes.front().effect);
+}
+
+// Runs until sim.time_ns, or until nothing is left to happen. Activity that stops while
+// work is unfinished (TLPs waiting, transfers open, apps not done) can never resume: a
+// deadlock (credits, or a model fault), reported with what waits on what instead of a run
+// that ends quietly with transfers open or never ends.
+void run_to_end(const Config& cfg, Platform& p) {
+  const bool limited = cfg.sim.time_ns > 0;
+  const sc_core::sc_time end = limited ? ns_time(cfg.sim.time_ns) : sc_core::sc_max_time();
+  // Returns at `end`, or earlier at the last event before it when no event is left before
+  // it (the next one, if any, lies beyond the end).
+  sc_core::sc_start(end, sc_core::SC_EXIT_ON_STARVATION);
+  if (sc_core::sc_time_stamp() >= end) return;
+  if (!sc_core::sc_pending_activity()) {
+    const std::string stuck = p.stuck_report();
+    if (!stuck.empty()) {
+      const std::string msg = "no progress possible at " + sc_core::sc_time_stamp().to_string() +
+                              " with work unfinished (a deadlock): " + stuck;
+      SC_REPORT_ERROR("arbsim/deadlock", msg.c_str());
+    }
+  }
+  if (limited) sc_core::sc_start(end - sc_core::sc_time_stamp());  // nothing left before the cut-off
+}
+
+// Always-on checks of what the model must conserve (docs/results.md, "Run checks"): a
+// failure is a model fault, reported as an error rather than results that look fine.
+void check_conservation(Platform& p) {
+  const TransferTracker& t = p.tracker();
+  std::string fault;
+  if (t.duplicate_bytes() > 0) fault = std::to_string(t.duplicate_bytes()) + " bytes delivered twice";
+  else if (t.order_violations() > 0)
+    fault = std::to_string(t.order_violations()) + " posted writes of a transfer arrived out of order";
+  else if (t.injected_bytes() != t.delivered_bytes() + t.open_bytes_left())
+    fault = "bytes injected (" + std::to_string(t.injected_bytes()) + ") != delivered (" +
+            std::to_string(t.delivered_bytes()) + ") + still in flight (" + std::to_string(t.open_bytes_left()) + ")";
+  if (!fault.empty()) SC_REPORT_ERROR("arbsim/run-check", ("a run check failed: " + fault).c_str());
+}
+
+}  // namespace
+
 SimOutcome simulate(const Config& cfg, const std::string& vcd_path) {
   SimOutcome o;
   o.platform = std::make_unique<Platform>(cfg);
+  warn_fidelity_notes(*o.platform);
   sc_core::sc_trace_file* tf = nullptr;
   if (!vcd_path.empty()) {
     // sc_create_vcd_trace_file appends ".vcd" itself.
@@ -17,11 +70,11 @@ SimOutcome simulate(const Config& cfg, const std::string& vcd_path) {
     o.platform->trace(tf);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  if (cfg.sim.time_ns > 0) sc_core::sc_start(sc_core::sc_time(cfg.sim.time_ns * 1000.0, sc_core::SC_PS));
-  else sc_core::sc_start();
+  run_to_end(cfg, *o.platform);
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.end = sc_core::sc_time_stamp();
   o.platform->finish();
+  check_conservation(*o.platform);
   o.results = collect_results(*o.platform, o.end);
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
   return o;

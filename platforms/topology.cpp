@@ -74,7 +74,7 @@ void check_nodes(const Reader& r, const PlatformCfg& pf, const Topology& t) {
       nodes[i].fail("name", "GPU '" + n.name + "' must have exactly one link, has " +
                                 std::to_string(t.ports[i].size()));
     if (static_cast<int>(t.ports[i].size()) + 1 > Arbiter::kMaxRequesters)
-      nodes[i].fail("name", "more than 31 ports on '" + n.name + "'");
+      nodes[i].fail("name", "more than " + std::to_string(Arbiter::kMaxRequesters - 1) + " ports on '" + n.name + "'");
   }
 }
 
@@ -131,10 +131,9 @@ Topology build_topology(const Reader& r, const PlatformCfg& pf) {
   return t;
 }
 
-void check_topology(const Reader& r, const PlatformCfg& pf) {
+void check_topology(const Reader& r, const PlatformCfg& pf, const std::vector<Reader>& links) {
   const Topology t = build_topology(r, pf);
   if (t.gpus == 0) r.fail("nodes", "a platform needs at least one GPU");
-  const std::vector<Reader> links = r.list("links");
   for (std::size_t i = 0; i < pf.links.size(); ++i) {
     const LinkCfg& l = pf.links[i];
     for (bool up : {true, false}) {
@@ -214,6 +213,24 @@ int arbitration_slots(const PlatformCfg& pf, const Topology& topo, int node) {
   if (type == "gpu") return 1 + pf.nodes[node].copy_engines;
   const int ports = static_cast<int>(topo.ports[node].size());
   return type == "root_complex" ? ports + host_dma_engines(pf, topo, node) : ports;
+}
+
+std::vector<std::string> requester_names(const PlatformCfg& pf, const Topology& topo, int node) {
+  const NodeCfg& n = pf.nodes[node];
+  std::vector<std::string> names;
+  if (n.type == "gpu") {
+    names.push_back("completer");
+    for (int e = 0; e < n.copy_engines; ++e) names.push_back("ce" + std::to_string(e));
+    return names;
+  }
+  for (const PortRef& p : topo.ports[node]) names.push_back(p.link < 0 ? n.name + "_memory" : pf.nodes[p.peer].name);
+  if (n.type != "root_complex") return names;
+  const std::size_t ports = names.size();
+  names.resize(ports + static_cast<std::size_t>(host_dma_engines(pf, topo, node)), "dma");
+  for (std::size_t g = 0; g < pf.nodes.size(); ++g)
+    if (pf.nodes[g].type == "gpu" && topo.root_of[g] == topo.root_of[node])
+      names[ports + static_cast<std::size_t>(host_dma_slot(pf, topo, static_cast<int>(g)))] = "dma_" + pf.nodes[g].name;
+  return names;
 }
 
 const NodeCfg* PlatformCfg::node(const std::string& name) const {

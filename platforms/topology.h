@@ -31,7 +31,9 @@ struct Topology {
 int node_index(const PlatformCfg& pf, const std::string& name);
 // Validates the graph (throws ConfigError through `r`) and returns it.
 Topology build_topology(const Reader& r, const PlatformCfg& pf);
-void check_topology(const Reader& r, const PlatformCfg& pf);
+// `links`: the readers the links were parsed with (errors in keys a link inherited from
+// `defaults.link` are reported there).
+void check_topology(const Reader& r, const PlatformCfg& pf, const std::vector<Reader>& links);
 // The arbitration at the egress that sends over `link` upward (or downward).
 ArbitrationCfg effective_arbitration(const PlatformCfg& pf, const LinkCfg& link, bool upward);
 // Host DMA engines of a root complex: one per GPU of its tree (at least one), so any
@@ -52,5 +54,9 @@ LinkDirection link_direction(const PlatformCfg& pf, const LinkCfg& link, bool up
 // complex's ports (its memory port last) then its host DMA engines; a GPU's completer
 // then its copy engines.
 int arbitration_slots(const PlatformCfg& pf, const Topology& topo, int node);
+// What requests at each of those slots, for results.json: a switch's or root complex's
+// ingress ports by their peer ("sw0", "rc0_memory"), a root complex's host DMA engines by
+// the GPU they push to ("dma_gpu2"), a GPU's completer and copy engines ("completer", "ce0").
+std::vector<std::string> requester_names(const PlatformCfg& pf, const Topology& topo, int node);
 
 }  // namespace arbsim

@@ -1,4 +1,5 @@
 #include "testbenches/app.h"
+#include "models/common/sc_progress.h"
 #include <algorithm>
 
 namespace arbsim {
@@ -19,7 +20,10 @@ App::App(sc_core::sc_module_name name, const AppCfg& cfg, Driver& driver, int gp
   wake_.notify(ns(cfg_.start_ns));
 }
 
-void App::tick() { on_wake(); }
+void App::tick() {
+  guard_progress(guard_, *this);
+  on_wake();
+}
 
 bool App::past_deadline() const {
   return cfg_.duration_ns > 0 && sc_core::sc_time_stamp() >= ns(cfg_.start_ns + cfg_.duration_ns);

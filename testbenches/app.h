@@ -3,6 +3,7 @@
 // each transfer (command submitted -> last byte delivered).
 #pragma once
 #include <cstdint>
+#include "models/common/progress_guard.h"
 #include <functional>
 #include <random>
 #include <vector>
@@ -44,6 +45,7 @@ class App : public sc_core::sc_module {
  private:
   void tick();
   sc_core::sc_event wake_;
+  ProgressGuard guard_;
   bool finished_ = false;
 };
 

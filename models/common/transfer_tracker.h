@@ -30,6 +30,12 @@ class TransferTracker {
   uint64_t duplicate_bytes() const { return duplicate_bytes_; }
   uint64_t order_violations() const { return order_violations_; }
   uint64_t open_transfers() const { return transfers_.size(); }
+  // Bytes the open transfers have still to deliver: injected = delivered + this, always.
+  uint64_t open_bytes_left() const {
+    uint64_t left = 0;
+    for (const auto& [id, t] : transfers_) left += t.bytes > t.delivered ? t.bytes - t.delivered : 0;
+    return left;
+  }
   uint64_t completed_transfers() const { return completed_; }
 
  private:

@@ -1,4 +1,5 @@
 #include "models/flow/flow_fabric.h"
+#include "models/common/sc_progress.h"
 #include <algorithm>
 #include <cmath>
 #include "models/host/priority_ranking.h"
@@ -23,6 +24,7 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
       vcs_(std::move(vcs)),
       node_of_endpoint_(std::move(node_of_endpoint)),
       stats_(net_.edge_count()),
+      first_tlp_ns_(net_.edge_count(), 0.0),
       tracker_(tracker) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     SC_REPORT_FATAL("arbsim/flow", "the model needs the default 1 ps time resolution");
@@ -41,6 +43,7 @@ void FlowFabric::start(Copy c) {
   m.plan = flow::plan_transfer(net_, params_, c.spec);
   if (c.rate_GBps > 0) m.plan.flow.cap = std::min(m.plan.flow.cap, c.rate_GBps);
   const double volume = static_cast<double>(c.spec.bytes - m.plan.first_bytes);
+  add_first_tlp(m.plan, m.plan.first_bytes);
   m.copy = std::move(c);
   const int id = sched_.add(now_ns(), volume, m.plan.flow);
   moving_.emplace(id, std::move(m));
@@ -55,6 +58,7 @@ void FlowFabric::schedule() {
 }
 
 void FlowFabric::wake() {
+  guard_progress(wake_guard_, *this);
   for (int id : sched_.advance(now_ns())) {
     auto it = moving_.find(id);
     Moving m = std::move(it->second);
@@ -69,6 +73,7 @@ void FlowFabric::wake() {
 }
 
 void FlowFabric::deliver() {
+  guard_progress(deliver_guard_, *this);
   while (!due_.empty() && due_.begin()->first <= now_ps()) {
     const Due d = due_.begin()->second;
     due_.erase(due_.begin());
@@ -95,8 +100,15 @@ void FlowFabric::add_bytes(int edge, uint8_t tc, double payload, double wire) {
   const uint64_t p = static_cast<uint64_t>(std::llround(payload)), w = static_cast<uint64_t>(std::llround(wire));
   s.payload_bytes += p;
   s.wire_bytes += w;
-  s.busy_ps += wire * 1000.0 / net_.edge(edge).bytes_per_ns;
   s.vc_bytes[vcs_[edge].tc_to_vc[tc]] += p;
+}
+
+// The first TLP (and a read's first MRd) is not part of the fluid volume (it is the copy's
+// latency), but it occupies every edge on its way for its serialisation.
+void FlowFabric::add_first_tlp(const flow::TransferPlan& plan, uint64_t first_bytes) {
+  for (int e : plan.data_path)
+    first_tlp_ns_[e] += net_.edge(e).serialize_ns(plan.data_type, static_cast<uint32_t>(first_bytes));
+  for (int e : plan.request_path) first_tlp_ns_[e] += net_.edge(e).serialize_ns(TlpType::MRd, 0);
 }
 
 void FlowFabric::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
@@ -112,6 +124,11 @@ void FlowFabric::finish() {
     const double sent = sched_.running(id) ? static_cast<double>(m.plan.first_bytes) + sched_.sent(id) : bytes;
     if (bytes > 0) account(m, std::min(1.0, sent / bytes));
   }
+  // Busy time inside the run only: the fluid's (<= the run by max-min) plus the first TLPs',
+  // which the fluid leaves out and may overlap it, hence the bound.
+  const double run_ps = now_ns() * 1000.0;
+  for (int e = 0; e < net_.edge_count(); ++e)
+    stats_[e].busy_ps = std::min(run_ps, (sched_.busy_ns(e) + first_tlp_ns_[e]) * 1000.0);
 }
 
 void FlowEngine::submit(CopyCommand c) {

@@ -6,6 +6,7 @@
 // docs/architecture.md, "Flow-level mode", says what this leaves out.
 #pragma once
 #include <array>
+#include "models/common/progress_guard.h"
 #include <deque>
 #include <functional>
 #include <map>
@@ -43,7 +44,8 @@ class FlowFabric : public sc_core::sc_module {
   int node_of_endpoint(int k) const { return node_of_endpoint_.at(k); }
   TransferTracker& tracker() { return tracker_; }
   // Link statistics in the packet model's terms: payload and wire bytes (the TLPs the packet
-  // model would send), busy time (wire bytes / rate), bytes per VC; no TLPs, grants or stalls.
+  // model would send), busy time (the fluid's, within the run), bytes per VC; no TLPs,
+  // grants or stalls. Complete after finish().
   const EgressStats& edge_stats(int e) const { return stats_.at(e); }
   int edge_vcs(int e) const { return vcs_.at(e).vcs; }
   void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8);
@@ -63,6 +65,7 @@ class FlowFabric : public sc_core::sc_module {
   void schedule();
   void account(const Moving& m, double fraction);
   void add_bytes(int edge, uint8_t tc, double payload, double wire);
+  void add_first_tlp(const flow::TransferPlan& plan, uint64_t first_bytes);
 
   flow::Network net_;
   flow::FabricParams params_;
@@ -70,10 +73,12 @@ class FlowFabric : public sc_core::sc_module {
   std::vector<FlowEdgeVcs> vcs_;
   std::vector<int> node_of_endpoint_;
   std::vector<EgressStats> stats_;
+  std::vector<double> first_tlp_ns_;   // [edge] wire time of the copies' first TLPs (not in the fluid)
   TransferTracker& tracker_;
   std::map<int, Moving> moving_;       // by scheduler flow id
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order
   sc_core::sc_event wake_event_, due_event_;
+  ProgressGuard wake_guard_, deliver_guard_;
 };
 
 // One copy engine in the flow-level mode: commands in order, one at a time; the next

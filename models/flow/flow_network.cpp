@@ -104,17 +104,20 @@ std::vector<int> Network::path(int from, int to) const {
 }
 
 double transit_ns(const Network& n, const std::vector<int>& path, TlpType t, uint32_t payload) {
-  double grant = 0, tail_in = 0, tail = 0;
+  double grant = 0;
   for (std::size_t i = 0; i < path.size(); ++i) {
     const Edge& e = n.edge(path[i]);
-    const double end = std::max(grant + e.serialize_ns(t, payload), tail_in);
     const double head = grant + e.propagation_ns;
-    tail = end + e.propagation_ns;
-    const Node& via = n.node(e.to);  // only used when the TLP goes on
-    grant = (via.store_and_forward ? tail : head) + via.latency_ns;
-    tail_in = tail;
+    const double tail = grant + e.serialize_ns(t, payload) + e.propagation_ns;
+    if (i + 1 == path.size()) return tail;
+    // The node forwards from the head (or the tail), after its latency; onto a faster link
+    // only once the tail can no longer underrun (models/pcie/egress_port.cpp, eligible_at).
+    const Node& via = n.node(e.to);
+    const double head_ready = (via.store_and_forward ? tail : head) + via.latency_ns;
+    const double tail_ready = tail + via.latency_ns;
+    grant = std::max(head_ready, tail_ready - n.edge(path[i + 1]).serialize_ns(t, payload));
   }
-  return tail;
+  return 0;  // an empty path
 }
 
 TransferPlan plan_transfer(const Network& n, const FabricParams& p, const TransferSpec& t) {

@@ -50,8 +50,9 @@ class Network {
 
 // Time from a TLP's grant at the first edge of `path` to its tail reaching the last node,
 // with no other traffic: per edge the serialisation and propagation, per node passed the
-// forwarding latency from the head (cut-through) or the tail (store-and-forward), and a
-// cut-through node never sends the tail before it has arrived.
+// forwarding latency from the head (cut-through) or the tail (store-and-forward), and onto a
+// faster edge a cut-through node starts only when the tail, through the node, cannot
+// underrun (the packet model's rule: models/pcie/egress_port.cpp).`path` is not empty.
 double transit_ns(const Network& n, const std::vector<int>& path, TlpType t, uint32_t payload);
 
 struct FabricParams {

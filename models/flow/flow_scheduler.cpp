@@ -17,7 +17,15 @@ bool exhausted(double left, double rate, double volume) {
 void Scheduler::progress(double now_ns) {
   if (now_ns < now_) throw std::invalid_argument("flow::Scheduler: time went backwards");
   const double dt = now_ns - now_;
-  for (auto& [id, f] : flows_) f.left = f.rate == kUnbounded ? 0 : f.left - f.rate * dt;
+  for (auto& [id, f] : flows_) {
+    if (f.rate == kUnbounded) {
+      f.left = 0;
+      continue;
+    }
+    const double moved = f.rate * std::min(dt, std::max(0.0, f.left) / f.rate);  // not beyond its volume
+    for (const Hop& h : f.spec.path) busy_[h.edge] += moved * h.weight / capacity_[h.edge];
+    f.left -= f.rate * dt;
+  }
   now_ = now_ns;
 }
 

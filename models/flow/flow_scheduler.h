@@ -13,7 +13,7 @@ namespace arbsim::flow {
 
 class Scheduler {
  public:
-  explicit Scheduler(std::vector<double> capacity) : capacity_(std::move(capacity)) {}
+  explicit Scheduler(std::vector<double> capacity) : capacity_(std::move(capacity)), busy_(capacity_.size(), 0.0) {}
 
   // Moves every flow on to `now_ns` at its current rate, removes the flows that have sent
   // their whole volume and returns their ids (ascending); the others' rates are recomputed.
@@ -28,6 +28,9 @@ class Scheduler {
   double sent(int id) const { return flows_.at(id).volume - flows_.at(id).left; }
   std::size_t running_count() const { return flows_.size(); }
   double now_ns() const { return now_; }
+  // Time edge e has been busy so far: the integral of its flows' rate x weight / capacity
+  // (<= the elapsed time: max-min never fills an edge beyond its capacity).
+  double busy_ns(int e) const { return busy_.at(e); }
 
  private:
   struct Running {
@@ -38,6 +41,7 @@ class Scheduler {
   void recompute();
 
   std::vector<double> capacity_;
+  std::vector<double> busy_;  // [edge] ns
   std::map<int, Running> flows_;
   double now_ = 0;
   int next_id_ = 0;

@@ -77,7 +77,7 @@ Tlp* DmaEngine::make_tlp() {
   const sc_core::sc_time release = std::max(now, a.next_release);
   if (a.cmd.rate_GBps > 0) a.next_release = release + sc_core::sc_time(chunk / a.cmd.rate_GBps, sc_core::SC_NS);
   x.inject_time = now;
-  x.head_at = x.tail_at = x.ready_at = release;
+  x.head_at = x.tail_at = x.ready_at = x.tail_ready_at = release;
   a.issued += chunk;
   return t;
 }

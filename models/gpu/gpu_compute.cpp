@@ -1,4 +1,5 @@
 #include "models/gpu/gpu_compute.h"
+#include "models/common/sc_progress.h"
 
 namespace arbsim {
 
@@ -31,6 +32,7 @@ void GpuCompute::start_kernel() {
 }
 
 void GpuCompute::kernel_done() {
+  guard_progress(guard_, *this);
   Kernel k = std::move(kernels_.front());
   kernels_.pop_front();
   ++kernels_run_;
@@ -60,11 +62,14 @@ void GpuCompute::copy_finished() {
 
 void GpuCompute::update_state() {
   const GpuState next = computing_ ? GpuState::Compute
-                        : copies_waiting_ > 0 ? GpuState::Stalled
                         : copies_active_ > 0 ? GpuState::Copy
-                                             : GpuState::Idle;
+                        : copies_waiting_ > 0 ? GpuState::Stalled
+                                              : GpuState::Idle;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  state_ps_[static_cast<int>(state_)] += (now - since_).to_seconds() * 1e12;
+  const double elapsed = static_cast<double>((now - since_).value());  // ps (1 ps resolution)
+  state_ps_[static_cast<int>(state_)] += elapsed;
+  if (copying_) copy_any_ps_ += elapsed;
+  copying_ = copies_active_ > 0;
   since_ = now;
   state_ = next;
   state_trace_ = static_cast<int>(next);

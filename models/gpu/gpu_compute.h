@@ -1,11 +1,16 @@
 // A GPU's compute engine and the state it is in at every moment, recorded for results and
-// VCD, in this precedence: compute (a kernel runs) > stalled (a copy for it waits behind
-// another command on a busy copy engine) > copy (a copy for it is moving) > idle. Seed 000
-// §2 calls the time without a kernel but with copies pending "GPU stall": copy + stalled
-// here. It needs no fabric port: the packet model's Gpu endpoint holds one, and the
+// VCD. The states partition time (they add up to the run), in this precedence:
+//   compute  a kernel runs (copies may run beside it: copy_any counts those too)
+//   copy     no kernel; a copy to or from it is in progress (its engine has started it)
+//   stalled  no kernel, no copy in progress, but copies for it are submitted and wait for
+//            an engine (behind another GPU's commands, or a staging step)
+//   idle     none of these
+// Seed 000 §2 calls the time without a kernel but with copies pending "GPU stall": copy +
+// stalled here. It needs no fabric port: the packet model's Gpu endpoint holds one, and the
 // flow-level mode (sim.fidelity: flow) builds it alone.
 #pragma once
 #include <array>
+#include "models/common/progress_guard.h"
 #include <deque>
 #include <functional>
 #include <string>
@@ -31,6 +36,7 @@ class GpuCompute : public sc_core::sc_module {
 
   void finish();  // closes the state accounting at the end of simulation
   double state_ns(GpuState s) const { return state_ps_[static_cast<int>(s)] / 1000.0; }
+  double copy_any_ns() const { return copy_any_ps_ / 1000.0; }  // a copy in progress, kernel or not
   uint64_t kernels_run() const { return kernels_run_; }
   sc_core::sc_time last_activity() const { return last_activity_; }
   void trace(sc_core::sc_trace_file* tf);
@@ -52,8 +58,11 @@ class GpuCompute : public sc_core::sc_module {
   int state_trace_ = 0;
   sc_core::sc_time since_, last_activity_;
   std::array<double, 4> state_ps_{};
+  double copy_any_ps_ = 0;
+  bool copying_ = false;  // copies_active_ > 0 since since_
   uint64_t kernels_run_ = 0;
   sc_core::sc_event kernel_event_;
+  ProgressGuard guard_;
 };
 
 }  // namespace arbsim

@@ -1,4 +1,5 @@
 #include "models/host/driver.h"
+#include "models/common/sc_progress.h"
 
 namespace arbsim {
 
@@ -52,6 +53,7 @@ void Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
 }
 
 void Driver::tick() {
+  guard_progress(guard_, *this);
   if (open_ == 0) return;  // nothing to watch: stop ticking until the next command
   policy_->on_tick();
   tick_event_.notify(sc_core::sc_time(policy_->tick_ns(), sc_core::SC_NS));

@@ -6,6 +6,7 @@
 // (seed 000's schedulers re-rank then), and reports each copy's lifecycle to its GPU.
 #pragma once
 #include <cstdint>
+#include "models/common/progress_guard.h"
 #include <functional>
 #include <memory>
 #include <vector>
@@ -55,6 +56,7 @@ class Driver : public sc_core::sc_module {
   uint64_t next_cmd_ = 1;
   int open_ = 0;
   sc_core::sc_event tick_event_;
+  ProgressGuard guard_;
 };
 
 }  // namespace arbsim

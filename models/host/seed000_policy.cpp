@@ -1,4 +1,5 @@
 #include "models/host/seed000_policy.h"
+#include <iterator>
 
 namespace arbsim {
 
@@ -39,6 +40,7 @@ int Seed000Policy::assign_tc(const MemcpyRequest& r) {
 void Seed000Policy::on_submit(uint64_t cmd, const MemcpyRequest& r) {
   Command c;
   c.dest = r.dir == CopyDir::P2P ? r.peer : r.gpu;
+  c.tc = assign_tc(r);
   c.bytes = r.bytes;
   c.deadline_ns = r.deadline_ns;
   commands_[cmd] = c;
@@ -78,10 +80,24 @@ void Seed000Policy::remap() {
   }
   const RankOrder order = mode_ == Seed000Mode::PriorityL ? RankOrder::LargeFirst : RankOrder::SmallFirst;
   const std::array<uint8_t, kNumTcs> map = priority_vc_map(rank_destinations(loads, order));
-  if (map_set_ && map == map_) return;
+  if (map_set_ && (map == map_ || orders_open_tcs_alike(map))) return;
   map_ = map;
   map_set_ = true;
   fabric_->set_tc_map(map);
+}
+
+// Under strict priority only the order of the TCs in use matters. A map that orders the open
+// commands' TCs as the programmed one does changes nothing they compete for, and is not
+// programmed: moving a TC to another VC costs the drain of its TLPs in flight
+// (EgressPort::set_tc_map), which a real driver would not pay for nothing.
+bool Seed000Policy::orders_open_tcs_alike(const std::array<uint8_t, kNumTcs>& next) const {
+  auto sign = [](int d) { return (d > 0) - (d < 0); };
+  for (auto a = commands_.begin(); a != commands_.end(); ++a)
+    for (auto b = std::next(a); b != commands_.end(); ++b) {
+      const int x = a->second.tc, y = b->second.tc;
+      if (sign(map_[x] - map_[y]) != sign(next[x] - next[y])) return false;
+    }
+  return true;
 }
 
 }  // namespace arbsim

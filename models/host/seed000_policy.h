@@ -39,13 +39,14 @@ class Seed000Policy : public TcPolicy {
 
  private:
   struct Command {
-    int dest = 0;
+    int dest = 0, tc = 0;
     uint64_t bytes = 0, transfer = 0;
     double deadline_ns = 0;
     bool escalated = false;
   };
   uint64_t remaining(const Command& c) const;
   void remap();
+  bool orders_open_tcs_alike(const std::array<uint8_t, kNumTcs>& next) const;
 
   Seed000Mode mode_;
   int gpus_;

@@ -1,5 +1,6 @@
 #include "models/pcie/egress_port.h"
 #include <algorithm>
+#include "models/common/sc_progress.h"
 
 namespace arbsim {
 
@@ -12,12 +13,14 @@ uint64_t g_hops = 0;
 // value is picoseconds: cheaper than sc_time's double/unit constructor on the hot path.
 inline double ps(const sc_time& t) { return static_cast<double>(t.value()); }
 inline sc_time from_ps(double v) { return sc_time::from_value(static_cast<sc_time::value_type>(v)); }
+inline void set_bit(uint64_t* words, int i) { words[i >> 6] |= 1ull << (i & 63); }
+inline void clear_bit(uint64_t* words, int i) { words[i >> 6] &= ~(1ull << (i & 63)); }
 }  // namespace
 
 uint64_t EgressPort::total_hops() { return g_hops; }
 
 EgressPort::EgressPort(sc_core::sc_module_name name, const EgressConfig& cfg)
-    : sc_core::sc_module(name), out("out"), cfg_(cfg) {
+    : sc_core::sc_module(name), out("out"), cfg_(cfg), words_((cfg.slots + 63) / 64) {
   vc_arb_ = make_arbiter(cfg_.vc_arbiter, cfg_.vcs);
   for (int v = 0; v < cfg_.vcs; ++v) port_arb_.push_back(make_arbiter(cfg_.port_arbiter, cfg_.slots));
   credits_.configure(cfg_.vcs, cfg_.credits);
@@ -25,7 +28,12 @@ EgressPort::EgressPort(sc_core::sc_module_name name, const EgressConfig& cfg)
     SC_REPORT_FATAL("arbsim/egress", "the model needs the default 1 ps time resolution");
   propagation_ = from_ps(std::round(cfg_.link.propagation_ns * 1000.0));
   offered_.assign(cfg_.slots, {});
+  offered_slots_.assign(words_, 0);
   offered_subs_.assign(cfg_.slots, 0);
+  slot_mask_.assign(static_cast<std::size_t>(kMaxVcs) * words_, 0);
+  choice_.assign(static_cast<std::size_t>(cfg_.vcs) * cfg_.slots, nullptr);
+  slot_grants_.assign(static_cast<std::size_t>(cfg_.vcs) * cfg_.slots, 0);
+  pending_vc_.fill(-1);
   out.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
   SC_METHOD(run);
   sensitive << wake_;
@@ -36,17 +44,32 @@ EgressPort::EgressPort(sc_core::sc_module_name name, const EgressConfig& cfg)
   }
 }
 
+// A cut-through node forwards a TLP from its head, but a transmitter cannot pause inside a
+// TLP (PCIe Base Spec §4.2: a TLP is sent as one contiguous framed unit; docs/pcie-reference.md
+// §5). Onto a link faster than the one it arrives on, the TLP therefore starts only when its
+// tail can no longer underrun: at tail_ready - serialisation, where tail_ready is when the
+// tail is through the node (its arrival plus the forwarding latency). Onto a link as fast or
+// slower, that moment is never later than the head's, so cut-through is unchanged.
+sc_time EgressPort::eligible_at(const TlpExtension& x) {
+  if (x.tail_ready_at <= x.ready_at) return x.ready_at;
+  const uint32_t wire = cfg_.link.wire_bytes(x.type, carries_data(x.type) ? x.byte_count : 0);
+  const sc_time ser = serialization(wire);
+  if (x.tail_ready_at <= ser) return x.ready_at;
+  return std::max(x.ready_at, x.tail_ready_at - ser);
+}
+
 void EgressPort::offer(TlpQueue& q) {
   offered_[q.slot()][q.sub()] = &q;
-  offered_slots_ |= 1u << q.slot();
+  set_bit(offered_slots_.data(), q.slot());
   offered_subs_[q.slot()] |= static_cast<uint8_t>(1u << q.sub());
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_time at = std::max(now, q.front()->x().ready_at);
+  const sc_time at = std::max(now, eligible_at(q.front()->x()));
   // A busy link wakes the port when it frees; no earlier wake is useful then.
   if (at >= busy_until_) wake_.notify(at - now);
 }
 
 void EgressPort::run() {
+  guard_progress(guard_, *this);
   const sc_time now = sc_core::sc_time_stamp();
   apply_credit_returns(now);
   if (now < busy_until_) {
@@ -56,12 +79,13 @@ void EgressPort::run() {
   busy_trace_ = false;
   const Candidates c = collect(now);
   credit_blocked_ = c.credit_blocked && c.vc_mask == 0;
+  held_ = c.held && c.vc_mask == 0;
   account_stall(credit_blocked_, now);
   if (c.vc_mask) {
-    const int vc = vc_arb_->grant(c.vc_mask);
-    const int slot = port_arb_[vc]->grant(c.slot_mask[vc]);
-    transmit(*choice_[vc][slot], now);
-  } else if (credit_blocked_ && !returns_.empty()) {
+    const int vc = vc_arb_->grant(static_cast<uint64_t>(c.vc_mask));
+    const int slot = port_arb_[vc]->grant(Requests(&slot_mask_[static_cast<std::size_t>(vc) * words_], words_));
+    transmit(*choice_[static_cast<std::size_t>(vc) * cfg_.slots + slot], now);
+  } else if ((credit_blocked_ || held_) && !returns_.empty()) {
     wake_.notify(returns_.front().at - now);
   }
   // After a grant the port wakes when the link frees; a head ready before then waits anyway.
@@ -73,8 +97,25 @@ void EgressPort::apply_credit_returns(const sc_time& now) {
     const CreditReturn& r = returns_.front();
     credits_.restore(r.vc, r.cls, r.cost);
     trace_credits(r.vc);
+    if (--in_flight_[r.tc] == 0 && pending_vc_[r.tc] >= 0) apply_remap(r.tc);
     returns_.pop_front();
   }
+}
+
+void EgressPort::apply_remap(int tc) {
+  cfg_.tc_to_vc[tc] = static_cast<uint8_t>(pending_vc_[tc]);
+  pending_vc_[tc] = -1;
+}
+
+void EgressPort::set_tc_map(const std::array<uint8_t, kNumTcs>& tc_to_vc) {
+  bool released = false;
+  for (int tc = 0; tc < kNumTcs; ++tc) {
+    const bool was_held = pending_vc_[tc] >= 0;
+    pending_vc_[tc] = tc_to_vc[tc] == cfg_.tc_to_vc[tc] ? -1 : tc_to_vc[tc];
+    if (pending_vc_[tc] >= 0 && in_flight_[tc] == 0) apply_remap(tc);
+    released = released || (was_held && pending_vc_[tc] < 0);
+  }
+  if (released) wake_.notify(sc_core::SC_ZERO_TIME);  // a held head may go now
 }
 
 // Ingress VCs of a slot are visited lowest first, so a later (higher) one that maps onto
@@ -82,45 +123,53 @@ void EgressPort::apply_credit_returns(const sc_time& now) {
 // documented tie-break, docs/architecture.md).
 EgressPort::Candidates EgressPort::collect(const sc_time& now) {
   Candidates c;
-  for (uint32_t slots = offered_slots_; slots; slots &= slots - 1) {
-    const int slot = __builtin_ctz(slots);
-    for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) {
-      TlpQueue* q = offered_[slot][__builtin_ctz(subs)];
-      const TlpExtension& x = q->front()->x();
-      if (x.ready_at > now) {
-        if (!c.has_future || x.ready_at < c.next_ready) c.next_ready = x.ready_at;
-        c.has_future = true;
-        continue;
+  std::fill(slot_mask_.begin(), slot_mask_.begin() + static_cast<std::ptrdiff_t>(cfg_.vcs) * words_, 0);
+  for (int w = 0; w < words_; ++w)
+    for (uint64_t slots = offered_slots_[w]; slots; slots &= slots - 1) {
+      const int slot = (w << 6) + __builtin_ctzll(slots);
+      for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) {
+        TlpQueue* q = offered_[slot][__builtin_ctz(subs)];
+        const TlpExtension& x = q->front()->x();
+        const sc_time at = eligible_at(x);
+        if (at > now) {
+          if (!c.has_future || at < c.next_ready) c.next_ready = at;
+          c.has_future = true;
+          continue;
+        }
+        if (pending_vc_[x.tc] >= 0) {  // its TC moves to another VC once its TLPs drain
+          c.held = true;
+          continue;
+        }
+        const int vc = vc_of(x.tc);
+        if (!credits_.can_send(vc, credit_class(x.type),
+                               credit_cost(x.type, carries_data(x.type) ? x.byte_count : 0))) {
+          c.credit_blocked = true;
+          continue;
+        }
+        c.vc_mask |= 1u << vc;
+        set_bit(&slot_mask_[static_cast<std::size_t>(vc) * words_], slot);
+        choice_[static_cast<std::size_t>(vc) * cfg_.slots + slot] = q;
       }
-      const int vc = vc_of(x.tc);
-      if (!credits_.can_send(vc, credit_class(x.type),
-                             credit_cost(x.type, carries_data(x.type) ? x.byte_count : 0))) {
-        c.credit_blocked = true;
-        continue;
-      }
-      c.vc_mask |= 1u << vc;
-      c.slot_mask[vc] |= 1u << slot;
-      choice_[vc][slot] = q;
     }
-  }
   return c;
 }
 
 void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   offered_[q.slot()][q.sub()] = nullptr;
   offered_subs_[q.slot()] &= static_cast<uint8_t>(~(1u << q.sub()));
-  if (!offered_subs_[q.slot()]) offered_slots_ &= ~(1u << q.slot());
+  if (!offered_subs_[q.slot()]) clear_bit(offered_slots_.data(), q.slot());
 
   Tlp* t = q.pop();
   TlpExtension& x = t->x();
   const int vc = vc_of(x.tc);
   const uint32_t payload = t->payload_bytes();
   credits_.consume(vc, credit_class(x.type), credit_cost(x.type, payload));
+  ++in_flight_[x.tc];
   trace_credits(vc);
 
   const uint32_t wire = cfg_.link.wire_bytes(x.type, payload);
-  // Cut-through: the tail cannot leave before it has arrived (docs/architecture.md).
-  const sc_time end = std::max(now + serialization(wire), x.tail_at);
+  // The tail leaves no earlier than it is through this node (eligible_at() made sure).
+  const sc_time end = std::max(now + serialization(wire), x.tail_ready_at);
   busy_until_ = end;
   busy_trace_ = true;
   grant_vc_trace_ = vc;
@@ -131,7 +180,9 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   stats_.busy_ps += ps(end - now);
   stats_.vc_bytes[vc] += payload;
   ++stats_.vc_grants[vc];
+  ++slot_grants_[static_cast<std::size_t>(vc) * cfg_.slots + q.slot()];
   stats_.vc_max_head_wait_ps[vc] = std::max(stats_.vc_max_head_wait_ps[vc], ps(now - x.head_since));
+  last_ = {now, end, payload, wire, vc};
 
   q.owner()->on_pop(q, t);  // return credits upstream, refill, or present the next head
 
@@ -168,7 +219,64 @@ void EgressPort::account_stall(bool stalled, const sc_time& now) {
   }
 }
 
-void EgressPort::finish() { account_stall(false, sc_core::sc_time_stamp()); }
+// Only what happened inside the run counts: a TLP still on the wire at the end is not
+// counted as sent, and the link is busy only up to the end.
+void EgressPort::finish() {
+  const sc_time end = sc_core::sc_time_stamp();
+  account_stall(false, end);
+  if (busy_until_ > end) {
+    stats_.busy_ps -= ps(busy_until_ - end);
+    --stats_.tlps;
+    stats_.payload_bytes -= last_.payload;
+    stats_.wire_bytes -= last_.wire;
+    stats_.vc_bytes[last_.vc] -= last_.payload;
+    busy_until_ = end;
+  }
+  record_waiting_heads(end);
+}
+
+// A head still waiting at the end has waited end - head_since so far; one whose requester
+// has never been granted on its VC is starved to the cut-off, and listed.
+void EgressPort::record_waiting_heads(const sc_time& end) {
+  for (int slot = 0; slot < cfg_.slots; ++slot)
+    for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) {
+      const TlpExtension& x = offered_[slot][__builtin_ctz(subs)]->front()->x();
+      if (x.ready_at > end) continue;
+      const int vc = vc_of(x.tc);
+      const double wait = ps(end - x.head_since);
+      stats_.vc_max_head_wait_ps[vc] = std::max(stats_.vc_max_head_wait_ps[vc], wait);
+      if (slot_grants_[static_cast<std::size_t>(vc) * cfg_.slots + slot] > 0) continue;
+      const bool listed = std::any_of(stats_.never_granted.begin(), stats_.never_granted.end(),
+                                      [&](const NeverGranted& n) { return n.requester == slot_name(slot) && n.vc == vc; });
+      if (!listed) stats_.never_granted.push_back({slot_name(slot), vc, wait});
+    }
+}
+
+std::string EgressPort::slot_name(int slot) const {
+  return slot < static_cast<int>(cfg_.slot_names.size()) ? cfg_.slot_names[slot] : "requester" + std::to_string(slot);
+}
+
+std::string EgressPort::waiting() const {
+  std::string s;
+  int heads = 0;
+  for (int slot = 0; slot < cfg_.slots; ++slot)
+    for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) {
+      const TlpExtension& x = offered_[slot][__builtin_ctz(subs)]->front()->x();
+      const int vc = vc_of(x.tc);
+      const CreditClass cls = credit_class(x.type);
+      const CreditCost need = credit_cost(x.type, carries_data(x.type) ? x.byte_count : 0);
+      ++heads;
+      if (s.size() > 400) continue;  // enough to see the pattern
+      s += std::string(s.empty() ? "" : "; ") + slot_name(slot) + " " + to_string(x.type) + " TC" +
+           std::to_string(x.tc) + " on VC" + std::to_string(vc);
+      if (pending_vc_[x.tc] >= 0) s += " (held: TC remap draining)";
+      else if (!credits_.can_send(vc, cls, need))
+        s += " (needs " + std::to_string(need.header) + " header + " + std::to_string(need.data) +
+             " data credits, has " + std::to_string(credits_.header_available(vc, cls)) + " + " +
+             std::to_string(credits_.data_available(vc, cls)) + ")";
+    }
+  return heads == 0 ? "" : std::string(name()) + ": " + std::to_string(heads) + " head(s) waiting: " + s;
+}
 
 // END_REQ from the receiver: it freed the buffer space of `gp`; the credits arrive here
 // after `delay` (UpdateFC latency plus the DLLP's flight back: docs/architecture.md).
@@ -179,12 +287,12 @@ tlm::tlm_sync_enum EgressPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm
   const TlpExtension& x = as_tlp(gp)->x();
   // x.in_vc is the VC this port sent it on (the receiver returns credits before the TLP's
   // next hop rewrites it), which stays right when the TC/VC map changes meanwhile.
-  CreditReturn r{sc_core::sc_time_stamp() + delay, x.in_vc,
+  CreditReturn r{sc_core::sc_time_stamp() + delay, x.in_vc, x.tc,
                  credit_class(x.type), credit_cost(x.type, as_tlp(gp)->payload_bytes())};
   auto it = returns_.end();
   while (it != returns_.begin() && std::prev(it)->at > r.at) --it;
   returns_.insert(it, r);
-  if (credit_blocked_) wake_.notify(delay);
+  if (credit_blocked_ || held_) wake_.notify(delay);
   return tlm::TLM_ACCEPTED;
 }
 

@@ -1,7 +1,7 @@
 // One egress port: the transmit side of a link direction. It arbitrates among the queues
 // whose head TLP is routed here (VC arbitration across VCs, then port arbitration across
-// requesters inside the chosen VC: PCIe Base Spec §6.3.3, pcie-facts.md §4), checks the
-// receiver's flow-control credits (§3), and serialises the winner onto the link.
+// requesters inside the chosen VC: PCIe Base Spec §6.3.3, docs/pcie-reference.md §4), checks
+// the receiver's flow-control credits (§3), and serialises the winner onto the link.
 //
 // Hot path: one SC_METHOD and one pending sc_event per port (not per TLP). The method runs
 // when a head becomes ready, when the link frees, or when credits return; it arbitrates at
@@ -16,6 +16,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include "models/common/progress_guard.h"
 #include "models/pcie/arbiters/arbiter.h"
 #include "models/pcie/credits.h"
 #include "models/pcie/link_direction.h"
@@ -32,13 +33,23 @@ struct EgressConfig {
   ArbiterSpec vc_arbiter;
   ArbiterSpec port_arbiter;
   int slots = 1;                            // requesters for the port arbiter
+  std::vector<std::string> slot_names;      // [slot] what requests there (results.json); may be empty
+};
+
+// A requester that had a head waiting at the end of the run and was never granted on that
+// VC: starvation that lasted to the cut-off.
+struct NeverGranted {
+  std::string requester;
+  int vc = 0;
+  double waiting_ps = 0;  // age of its head at the end
 };
 
 struct EgressStats {
-  uint64_t tlps = 0, payload_bytes = 0, wire_bytes = 0;
-  double busy_ps = 0, credit_stall_ps = 0;
+  uint64_t tlps = 0, payload_bytes = 0, wire_bytes = 0;  // TLPs whose transmission ended in the run
+  double busy_ps = 0, credit_stall_ps = 0;               // inside the run
   std::array<uint64_t, kMaxVcs> vc_bytes{}, vc_grants{};
-  std::array<double, kMaxVcs> vc_max_head_wait_ps{};
+  std::array<double, kMaxVcs> vc_max_head_wait_ps{};     // granted heads, and heads still waiting at the end
+  std::vector<NeverGranted> never_granted;
 };
 
 class EgressPort : public sc_core::sc_module {
@@ -48,65 +59,87 @@ class EgressPort : public sc_core::sc_module {
 
   EgressPort(sc_core::sc_module_name name, const EgressConfig& cfg);
 
-  // The head of `q` is routed to this port (it becomes eligible at its ready_at).
+  // The head of `q` is routed to this port (it becomes eligible at eligible_at()).
   void offer(TlpQueue& q);
   const EgressConfig& config() const { return cfg_; }
   const EgressStats& stats() const { return stats_; }
   int vc_of(uint8_t tc) const { return cfg_.tc_to_vc[tc]; }
-  // Reprograms the TC/VC map at run time (seed 000 §3.2 remapping). TLPs already sent keep
-  // the VC they were sent on (credits return to that VC); queued ones take the new map at
-  // their next arbitration.
-  void set_tc_map(const std::array<uint8_t, kNumTcs>& tc_to_vc) { cfg_.tc_to_vc = tc_to_vc; }
+  // Reprograms the TC/VC map at run time (seed 000 §3.2 remapping). A TC moves to its new VC
+  // only once no TLP of it sent on the old VC is still in the receiver's buffers (its
+  // credits have all returned), and new TLPs of that TC wait until then: the TC/VC map of a
+  // VC may change only when no transactions of the TCs it loses are outstanding (PCIe Base
+  // Spec §7.9.1.7; docs/pcie-reference.md §4), which keeps a transfer's writes in order.
+  void set_tc_map(const std::array<uint8_t, kNumTcs>& tc_to_vc);
   std::string vc_arbiter_name() const { return vc_arb_->describe(); }
   void trace(sc_core::sc_trace_file* tf, const std::string& prefix);
-  // Closes any open credit-stall interval at the end of simulation.
+  // Closes the accounting at the end of the run (`end`): stall intervals, the busy time and
+  // TLP still on the wire beyond the end, and the heads still waiting (their age).
   void finish();
+  // What waits here when nothing else can happen (a deadlock report); "" when nothing waits.
+  std::string waiting() const;
 
   static uint64_t total_hops();  // TLP link traversals, all ports
 
  private:
   struct CreditReturn {
     sc_core::sc_time at;
-    uint8_t vc;
+    uint8_t vc, tc;
     CreditClass cls;
     CreditCost cost;
   };
   struct Candidates {
-    uint32_t vc_mask = 0;                      // egress VCs with a grantable head
-    std::array<uint32_t, kMaxVcs> slot_mask{}; // per VC: slots with a grantable head
-    bool credit_blocked = false;               // a ready head lacks credits
-    sc_core::sc_time next_ready = sc_core::SC_ZERO_TIME;  // earliest not-yet-ready head
+    uint32_t vc_mask = 0;                // egress VCs with a grantable head (slot_mask_ holds who)
+    bool credit_blocked = false;         // a ready head lacks credits
+    bool held = false;                   // a ready head waits for its TC's remap to drain
+    sc_core::sc_time next_ready = sc_core::SC_ZERO_TIME;  // earliest not-yet-eligible head
     bool has_future = false;
+  };
+  struct LastGrant {
+    sc_core::sc_time at, end;
+    uint32_t payload = 0, wire = 0;
+    int vc = 0;
   };
 
   void run();
   void apply_credit_returns(const sc_core::sc_time& now);
   Candidates collect(const sc_core::sc_time& now);
+  sc_core::sc_time eligible_at(const TlpExtension& x);
   void transmit(TlpQueue& q, const sc_core::sc_time& now);
   void account_stall(bool stalled, const sc_core::sc_time& now);
+  void apply_remap(int tc);
+  void record_waiting_heads(const sc_core::sc_time& end);
+  std::string slot_name(int slot) const;
   void trace_credits(int vc);
   sc_core::sc_time serialization(uint32_t wire);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay);
 
   EgressConfig cfg_;
+  int words_ = 1;  // 64-bit words of a slot mask
   std::unique_ptr<Arbiter> vc_arb_;
   std::vector<std::unique_ptr<Arbiter>> port_arb_;  // one per VC
   CreditCounter credits_;
   std::deque<CreditReturn> returns_;
   // offered_[slot][sub]: queue whose head is routed here, or nullptr.
   std::vector<std::array<TlpQueue*, kMaxVcs>> offered_;
-  uint32_t offered_slots_ = 0;
+  std::vector<uint64_t> offered_slots_;  // slots with an offered queue, a bit each
   std::vector<uint8_t> offered_subs_;
-  // choice_[vc][slot]: the queue collect() found grantable for that VC and slot.
-  std::array<std::array<TlpQueue*, Arbiter::kMaxRequesters>, kMaxVcs> choice_{};
+  std::vector<uint64_t> slot_mask_;      // [vc * words_ + w]: slots with a grantable head on vc
+  std::vector<TlpQueue*> choice_;        // [vc * slots + slot]: the queue collect() found grantable
+  std::vector<uint64_t> slot_grants_;    // [vc * slots + slot]: grants so far
+  // TC remapping: the VC a TC moves to once its TLPs in flight drain (-1: none pending).
+  std::array<int, kNumTcs> pending_vc_;
+  std::array<uint32_t, kNumTcs> in_flight_{};  // TLPs sent whose credits have not returned
+  bool held_ = false;
   sc_core::sc_time propagation_;
   sc_core::sc_event wake_;
+  ProgressGuard guard_;
   sc_core::sc_time busy_until_;
   bool credit_blocked_ = false;
   bool stalling_ = false;
   sc_core::sc_time stall_since_;
   EgressStats stats_;
+  LastGrant last_;
   // Most TLPs on a link have the same size: keep the last serialisation time.
   uint32_t last_wire_ = 0;
   sc_core::sc_time last_ser_;

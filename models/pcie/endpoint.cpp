@@ -1,4 +1,5 @@
 #include "models/pcie/endpoint.h"
+#include "models/common/sc_progress.h"
 #include <algorithm>
 #include "models/pcie/tlp_pool.h"
 
@@ -55,6 +56,7 @@ void Endpoint::accept(Tlp* t, int /*port*/) {
 }
 
 void Endpoint::sink() {
+  guard_progress(sink_guard_, *this);
   const sc_time now = sc_core::sc_time_stamp();
   while (!arrived_.empty() && arrived_.front()->x().ready_at <= now) {
     Tlp* t = arrived_.front();
@@ -88,6 +90,7 @@ void Endpoint::consume(Tlp* t, const sc_time& at) {
 }
 
 void Endpoint::complete() {
+  guard_progress(complete_guard_, *this);
   const sc_time now = sc_core::sc_time_stamp();
   while (!reads_due_.empty() && reads_due_.front().first <= now) {
     Tlp* mrd = reads_due_.front().second;
@@ -123,7 +126,7 @@ void Endpoint::emit_completions(Tlp* mrd) {
     x.offset = r.offset + done;
     done += chunk;
     x.cpl_remaining = static_cast<uint32_t>(r.byte_count - done);
-    x.inject_time = x.head_at = x.tail_at = x.ready_at = now;
+    x.inject_time = x.head_at = x.tail_at = x.ready_at = x.tail_ready_at = now;
     completer_queue_.push(c);
   }
   if (was_empty && !completer_queue_.empty()) offer(completer_queue_);

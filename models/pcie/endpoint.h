@@ -5,6 +5,7 @@
 // Its egress port arbitrates among the completer (slot 0) and the engines (slots 1..n).
 #pragma once
 #include <deque>
+#include "models/common/progress_guard.h"
 #include <memory>
 #include <vector>
 #include "models/common/transfer_tracker.h"
@@ -56,6 +57,7 @@ class Endpoint : public FabricNode, public QueueOwner, public DmaHost {
   std::deque<Tlp*> arrived_;
   std::deque<std::pair<sc_core::sc_time, Tlp*>> reads_due_;
   sc_core::sc_event sink_event_, complete_event_;
+  ProgressGuard sink_guard_, complete_guard_;
 };
 
 }  // namespace arbsim

@@ -41,6 +41,7 @@ int Switch::route(const TlpExtension& x) const {
 void Switch::accept(Tlp* t, int port) {
   TlpExtension& x = t->x();
   x.ready_at = (params_.store_and_forward ? x.tail_at : x.head_at) + latency_;
+  x.tail_ready_at = x.tail_at + latency_;  // bytes cross the node in `latency`, the tail too
   TlpQueue& q = queue_for(port, x);
   q.push(t);
   if (q.size() == 1) present(q);

@@ -28,6 +28,7 @@ struct TlpExtension : tlm::tlm_extension<TlpExtension> {
   sc_core::sc_time head_at;    // head of the TLP reaches the current node
   sc_core::sc_time tail_at;    // tail reaches the current node (fully received)
   sc_core::sc_time ready_at;   // eligible for arbitration at the current node
+  sc_core::sc_time tail_ready_at;  // the tail is through the current node (may leave it)
   sc_core::sc_time head_since; // became head of its queue and ready (arbiter wait start)
   uint8_t in_vc = 0;           // VC on the link it arrived on
 

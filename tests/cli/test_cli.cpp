@@ -14,59 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "tests/common/cli_harness.h"
+#include "tests/cli/cli_fixture.h"
 
-namespace fs = std::filesystem;
 using namespace arbsim::test;
 
 namespace {
-
-const std::string kBin = ARBSIM_BIN;
-const std::string kSrc = ARBSIM_SRC;
-
-std::string bad(const std::string& file) { return kSrc + "/tests/data/bad/" + file; }
-std::string config(const std::string& file) { return kSrc + "/configs/" + file; }
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream s(text);
-  for (std::string l; std::getline(s, l);) out.push_back(l);
-  return out;
-}
-
-using Result = CliResult;
-
-class Cli : public TempDirTest {
- protected:
-  // Runs the binary with `args` inside the test's directory.
-  Result run(const std::vector<std::string>& args) const { return run_binary(kBin, args); }
-
-  // One error line holding every needle, exit code 2.
-  static void expect_one_error(const Result& r, const std::vector<std::string>& needles) {
-    EXPECT_EQ(r.code, 2) << r.err;
-    const std::vector<std::string> err = lines(r.err);
-    ASSERT_EQ(err.size(), 1u) << "stderr must be one error line:\n" << r.err;
-    EXPECT_EQ(err[0].rfind("error: ", 0), 0u) << err[0];
-    for (const std::string& n : needles) EXPECT_NE(err[0].find(n), std::string::npos) << "'" << n << "' not in: " << err[0];
-  }
-
-  // Both `run` and `validate` reject the input; `run` writes nothing.
-  void expect_bad_input(const std::string& cfg, const std::vector<std::string>& needles,
-                        const std::vector<std::string>& extra = {}) const {
-    std::vector<std::string> args = {"run", cfg, "--out", "out", "--vcd", "out/w.vcd"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const Result r = run(args);
-    expect_one_error(r, needles);
-    EXPECT_FALSE(fs::exists(dir_ / "out")) << "bad input must not create the output directory";
-    EXPECT_FALSE(fs::exists(dir_ / "runs")) << "bad input must not create runs/";
-    args = {"validate", cfg};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const Result v = run(args);
-    expect_one_error(v, needles);
-    EXPECT_EQ(v.out, "") << "validate prints the config only when it is valid";
-  }
-
-};
 
 // ---- Unknown keys -------------------------------------------------------------------
 
@@ -314,7 +266,35 @@ TEST_F(Cli, BadSimTime) {
 TEST_F(Cli, HelpExitsZero) {
   const Result r = run({"--help"});
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("usage: pcie-arbsim run CONFIG"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("usage: pcie-arbsim COMMAND"), std::string::npos) << r.out;
+  for (const char* cmd : {"run CONFIG", "validate CONFIG", "predict CONFIG", "sweep SPEC"})
+    EXPECT_NE(r.out.find(cmd), std::string::npos) << cmd << " missing from:\n" << r.out;
+}
+
+// Each subcommand has its own --help with only its own options.
+TEST_F(Cli, SubcommandHelp) {
+  const Result run_help = run({"run", "--help"});
+  EXPECT_EQ(run_help.code, 0) << run_help.err;
+  EXPECT_NE(run_help.out.find("pcie-arbsim run CONFIG"), std::string::npos) << run_help.out;
+  EXPECT_NE(run_help.out.find("--vcd"), std::string::npos) << run_help.out;
+  EXPECT_EQ(run_help.out.find("--jobs"), std::string::npos) << "run has no --jobs:\n" << run_help.out;
+  const Result sweep_help = run({"sweep", "--help"});
+  EXPECT_EQ(sweep_help.code, 0) << sweep_help.err;
+  for (const char* opt : {"--jobs", "--timeout", "--mem-limit"})
+    EXPECT_NE(sweep_help.out.find(opt), std::string::npos) << opt << " missing:\n" << sweep_help.out;
+  EXPECT_EQ(sweep_help.out.find("--vcd"), std::string::npos) << sweep_help.out;
+  const Result predict_help = run({"predict", "-h"});
+  EXPECT_EQ(predict_help.code, 0);
+  EXPECT_NE(predict_help.out.find("--out"), std::string::npos) << predict_help.out;
+}
+
+// --version names the simulator's version (git describe) and build type.
+TEST_F(Cli, Version) {
+  const Result r = run({"--version"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("pcie-arbsim ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("("), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("unknown"), std::string::npos) << "built from a git checkout: " << r.out;
 }
 
 TEST_F(Cli, RunWritesResultsAndVcd) {

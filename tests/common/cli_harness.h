@@ -44,9 +44,14 @@ class TempDirTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // Runs `bin` with `args` inside the test's directory.
-  CliResult run_binary(const std::string& bin, const std::vector<std::string>& args) const {
-    std::string cmd = "cd " + quote(dir_.string()) + " && " + quote(bin);
+  // Runs `bin` with `args` inside the test's directory. `prefix`: shell words run first in
+  // the same shell (e.g. "ulimit -f 4;"); `timeout_s` > 0 kills a run that takes longer
+  // (exit code 124), so a hang fails the test instead of stalling the suite.
+  CliResult run_binary(const std::string& bin, const std::vector<std::string>& args, const std::string& prefix = "",
+                       int timeout_s = 0) const {
+    std::string cmd = "cd " + quote(dir_.string()) + " && " + prefix + " ";
+    if (timeout_s > 0) cmd += "timeout -k 5 " + std::to_string(timeout_s) + " ";
+    cmd += quote(bin);
     for (const std::string& a : args) cmd += " " + quote(a);
     cmd += " >stdout.txt 2>stderr.txt";
     const int status = std::system(cmd.c_str());

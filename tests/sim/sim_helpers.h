@@ -12,20 +12,24 @@ inline SimOutcome run_yaml(const std::string& yaml, const std::vector<std::strin
   return simulate(load_config_text(yaml, overrides));
 }
 
+// The entries below are references into o.results, not copies: a caller may iterate a
+// member of one (`for (auto& s : app(o, "x")["batch"]["streams"])`) without the loop
+// outliving a temporary (the range-for keeps only the outermost temporary alive).
+
 // The results.json entry of a link direction.
-inline nlohmann::ordered_json link(const SimOutcome& o, const std::string& name, const std::string& dir) {
+inline const nlohmann::ordered_json& link(const SimOutcome& o, const std::string& name, const std::string& dir) {
   for (const auto& l : o.results["links"])
     if (l["name"] == name && l["direction"] == dir) return l;
   throw std::runtime_error("no link " + name + " " + dir);
 }
 
-inline nlohmann::ordered_json arbiter(const SimOutcome& o, const std::string& name) {
+inline const nlohmann::ordered_json& arbiter(const SimOutcome& o, const std::string& name) {
   for (const auto& a : o.results["arbiters"])
     if (a["name"] == name) return a;
   throw std::runtime_error("no arbiter " + name);
 }
 
-inline nlohmann::ordered_json app(const SimOutcome& o, const std::string& name) {
+inline const nlohmann::ordered_json& app(const SimOutcome& o, const std::string& name) {
   for (const auto& a : o.results["apps"])
     if (a["name"] == name) return a;
   throw std::runtime_error("no app " + name);

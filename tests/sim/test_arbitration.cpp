@@ -74,3 +74,27 @@ TEST(Arbitration, StarvationThresholdBoundsLowVcHeadWait) {
   const double lo = l["vc_bytes"][0].get<double>(), hi = l["vc_bytes"][1].get<double>();
   EXPECT_NEAR(lo / (lo + hi), 1.0 / (x + 1), 0.02 / (x + 1));
 }
+
+// Issue 9 item 4: a head that is never granted used to be invisible (grants 0, max wait 0).
+// Strict priority with gpu0 on VC1 saturating the uplink: gpu1's VC0 head at sw0->rc0 is
+// ready from about 130 ns on (its first MWr through the switch) and never granted, so at
+// the 200 us cut-off its wait is ~200 us, and the arbiter lists gpu1 on VC0 as never granted.
+TEST(Arbitration, StarvationToTheCutOffIsReported) {
+  const std::string yaml =
+      two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}") +
+      "sim: {time_ns: 200000}\n"
+      "apps:\n"
+      "  - {name: hi, type: stream, gpu: gpu0, direction: d2h, tc: 1, size: {fixed: 256KiB}, depth: 8, duration_ns: 1e9}\n"
+      "  - {name: lo, type: stream, gpu: gpu1, direction: d2h, tc: 0, size: {fixed: 64KiB}, count: 1}\n";
+  SimOutcome o = run_yaml(yaml);
+  const auto& a = arbiter(o, "sw0->rc0");
+  EXPECT_EQ(a["grants"][0].get<int>(), 0);
+  EXPECT_NEAR(a["vc_max_head_wait_ns"][0].get<double>(), 200000.0, 1000.0);
+  ASSERT_EQ(a["never_granted"].size(), 1u) << a.dump();
+  EXPECT_EQ(a["never_granted"][0]["requester"], "gpu1");
+  EXPECT_EQ(a["never_granted"][0]["vc"], 0);
+  EXPECT_NEAR(a["never_granted"][0]["waiting_ns"].get<double>(), 200000.0, 1000.0);
+  EXPECT_EQ(app(o, "lo")["bytes"].get<int>(), 0);
+  // A requester that was granted is not listed, even if a head of it waits at the end.
+  EXPECT_TRUE(arbiter(o, "rc0->sw0")["never_granted"].empty());
+}

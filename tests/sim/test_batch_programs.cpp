@@ -120,3 +120,29 @@ TEST(BatchPrograms, KernelOnlyStreamFirstInItsGroup) {
   EXPECT_NEAR(o.results["apps"][0]["max_ns"].get<double>() / 1e6, 8.0, 0.01 * 8.0);
   EXPECT_NEAR(o.results["apps"][0]["batch"]["predicted_ns"].get<double>() / 1e6, 8.0, 0.01 * 8.0);
 }
+
+// Issue 9 (F5): two batch apps share the run-time; the second repeats. A batch's completion
+// callback issues the next batch, which started at once and then, back in the completion,
+// a second time over it: the running batch was freed while it ran (SIGSEGV). Each batch now
+// runs to its end, one at a time, in issue order: a (1 run) and b (2 runs) finish, every
+// kernel runs once per run, and the last ends at 3 x 1 us (batches do not overlap).
+TEST(BatchPrograms, TwoBatchAppsTheSecondRepeating) {
+  const std::string yaml =
+      "platform: configs/platforms/seed000_fig2.yaml\n"
+      "apps:\n"
+      "  - {name: a, type: batch, count: 1, streams: [{gpu: gpu0, kernel_ns: 1000}]}\n"
+      "  - {name: b, type: batch, count: 2, streams: [{gpu: gpu1, kernel_ns: 1000}]}\n";
+  SimOutcome o = run_yaml(yaml);
+  EXPECT_EQ(app(o, "a")["iterations"].get<int>(), 1);
+  EXPECT_EQ(app(o, "b")["iterations"].get<int>(), 2);
+  EXPECT_EQ(o.results["gpus"][0]["kernels"].get<int>(), 1);
+  EXPECT_EQ(o.results["gpus"][1]["kernels"].get<int>(), 2);
+  EXPECT_NEAR(o.results["makespan_ns"].get<double>(), 3000.0, 1e-3);
+}
+
+// The same fault reached through the annotated example's mix of apps (tests/data/regress/).
+TEST(BatchPrograms, InterleavedBatchAppsRunToTheCutOff) {
+  SimOutcome o = simulate(load_config("tests/data/regress/batch_apps_interleaved.yaml", {"sim.time_ns=1000000"}));
+  EXPECT_DOUBLE_EQ(o.results["sim_time_ns"].get<double>(), 1000000.0);
+  EXPECT_GT(app(o, "bb0")["iterations"].get<int>(), 0);
+}

@@ -62,3 +62,22 @@ TEST(Seed000Policies, StarvationThresholdBoundsTheLowTasksHeadWait) {
   const double a = app(o, "a")["max_ns"].get<double>();
   EXPECT_NEAR(a, 320 * kS + 150, 0.01 * (320 * kS + 150));
 }
+
+// Issue 9 item 5: the priority policies reprogram TC/VC maps while transfers are in flight.
+// Applied at once, a transfer's later posted writes went out on the new VC and passed its
+// earlier ones still queued on the old VC downstream (ordering_violations 2 here). A port
+// now moves a TC only once its TLPs sent on the old VC have drained (their credits are
+// back), holding new ones meanwhile (EgressPort::set_tc_map), so order holds. Host-pushed
+// 64 KiB copies to two GPUs on 8 VCs, re-ranked at every arrival and completion.
+TEST(Seed000Policies, RemapsKeepPostedWritesInOrder) {
+  const std::string yaml =
+      "platform: {include: configs/platforms/seed002_sec24_example.yaml, h2d_mode: push, defaults: {link: {vcs: 8}}}\n"
+      "driver: {policy: priority_s}\n"
+      "apps:\n"
+      "  - {type: stream, gpu: gpu0, size: {fixed: 64KiB}, count: 4}\n"
+      "  - {type: stream, gpu: gpu1, size: {fixed: 64KiB}, count: 4}\n";
+  SimOutcome o = run_yaml(yaml);
+  EXPECT_EQ(o.results["ordering_violations"].get<int>(), 0);
+  EXPECT_EQ(o.results["transfers_completed"].get<int>(), 8);
+  EXPECT_EQ(o.results["bytes_delivered"].get<int>(), 8 * 65536);
+}

@@ -383,7 +383,7 @@ TEST(ArbiterFactory, Errors) {
   const std::string unknown = error_of(spec("fifo"), 4);
   EXPECT_TRUE(contains(unknown, "fifo") && contains(unknown, "rr, strict, wrr")) << unknown;
   EXPECT_TRUE(contains(error_of(spec("rr"), 0), "requester count 0")) << error_of(spec("rr"), 0);
-  EXPECT_TRUE(contains(error_of(spec("rr"), 33), "requester count 33"));
+  EXPECT_TRUE(contains(error_of(spec("rr"), 4097), "requester count 4097"));
   EXPECT_TRUE(contains(error_of(spec("rr", {}, {}, -1), 4), "negative"));
   EXPECT_TRUE(contains(error_of(spec("rr", {1, 1}), 2), "only to type 'wrr'"));
   EXPECT_TRUE(contains(error_of(spec("wrr"), 2), "exactly one"));

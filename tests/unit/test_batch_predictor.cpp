@@ -144,3 +144,13 @@ TEST(BatchPredictor, MergedKernelsRunInTurnPerGpuAndInParallelAcrossGpus) {
   // 18 MB at 6 GB/s (3 ms), then 5 ms of kernels.
   EXPECT_NEAR(predict_batch(m, star_rates).makespan_ns, 8e6, 1.0);
 }
+
+// Far from t = 0 a transfer's last bytes can take less than the clock's resolution: at
+// t = 3e14 ns one ulp is 0.0625 ns, and 0.001 B at 6 B/ns take 1.7e-4 ns, so t + left/r
+// == t. The loop must still end the transfer (it used to spin forever: F15 of issue 9).
+TEST(BatchPredictor, TransferEndingBelowTheClockResolutionStillEnds) {
+  std::vector<BatchStream> s = {to_gpu(0.001, 0, 0, 0, 3e14), to_gpu(32e6, 0, 1, 1, 0)};
+  const BatchTimeline t = predict_batch(s, star_rates);
+  ASSERT_EQ(t.streams.size(), 2u);
+  EXPECT_NEAR(t.makespan_ns, 3e14, 1.0);  // the latency dominates; the bytes add < 1 ns
+}

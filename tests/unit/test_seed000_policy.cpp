@@ -105,8 +105,38 @@ TEST(Seed000Policy, QosEscalatesWhenEq3PredictsAMiss) {
   f.delivered[11] = 999999;  // stays escalated until its command completes
   p.on_tick();
   EXPECT_EQ(f.map[1], 7);
+  // GPU1 is alone once GPU0's command completes: no order to enforce, so the map is not
+  // reprogrammed (a remap costs its TCs' drain, EgressPort::set_tc_map).
+  const int updates = f.updates;
   p.on_complete(1);
-  EXPECT_EQ(f.map[3], 7);
+  EXPECT_EQ(f.updates, updates);
+  EXPECT_EQ(f.map[1], 7);
+}
+
+// A new ranking that orders the open commands' TCs as the programmed map does is not
+// programmed; one that reverses two of them is. Idle destinations rank by GPU index, so the
+// first map already orders GPU0 (TC1) > GPU1 (TC3) > GPU2 (TC5).
+TEST(Seed000Policy, RemapsOnlyWhenTheOrderOfOpenTcsChanges) {
+  FakeFabric f;
+  Seed000Policy p(Seed000Mode::PriorityS, 3, 10.0, 0);
+  p.attach(f);
+  p.on_submit(1, h2d(0, 1000));  // ranking 0, 1, 2: TC1 -> VC7, TC3 -> VC6, TC5 -> VC5
+  EXPECT_EQ(f.updates, 1);
+  EXPECT_EQ(f.map[1], 7);
+  EXPECT_EQ(f.map[3], 6);
+  p.on_submit(2, h2d(1, 5000));  // GPU1 larger than GPU0: the same order
+  EXPECT_EQ(f.updates, 1);
+  p.on_complete(1);              // GPU1 alone: nothing to order
+  EXPECT_EQ(f.updates, 1);
+  p.on_submit(3, h2d(2, 100));   // GPU2 smaller than GPU1: TC5 must go above TC3
+  EXPECT_EQ(f.updates, 2);
+  EXPECT_GT(f.map[5], f.map[3]);
+  p.on_submit(4, h2d(0, 10));    // GPU0 smallest: TC1 must go above TC5
+  EXPECT_EQ(f.updates, 3);
+  EXPECT_GT(f.map[1], f.map[5]);
+  EXPECT_GT(f.map[5], f.map[3]);
+  p.on_submit(5, h2d(2, 1));     // GPU2 now 101 B: still between GPU0 and GPU1
+  EXPECT_EQ(f.updates, 3);
 }
 
 TEST(Seed000Policy, QosMarginEscalatesEarlier) {

@@ -80,8 +80,13 @@ class ReversedChains {
     const std::vector<double> r = what.empty() ? std::vector<double>() : rates_(what);
     for (std::size_t k = 0; k < moving.size(); ++k) next = std::min(next, t + cursor_[moving[k]].left / r[k]);
     if (next == kInf) return false;
-    for (std::size_t k = 0; k < moving.size(); ++k)
-      cursor_[moving[k]].left = std::isinf(r[k]) ? 0 : cursor_[moving[k]].left - r[k] * (next - t);
+    // A transfer due to end by `next` ends there exactly: far from t = 0 a few bytes take
+    // less than the clock's resolution (t + left/r == t), and only setting them to 0 makes
+    // the loop progress (every step then ends a transfer or a latency).
+    for (std::size_t k = 0; k < moving.size(); ++k) {
+      Cursor& c = cursor_[moving[k]];
+      c.left = std::isinf(r[k]) || t + c.left / r[k] <= next ? 0 : c.left - r[k] * (next - t);
+    }
     t = next;
     for (int i : moving)
       if (cursor_[i].left <= 1e-9 * std::max(1.0, item(i).bytes)) {

@@ -1,4 +1,5 @@
 #include "models/host/batch/batch_runtime.h"
+#include "models/common/sc_progress.h"
 #include <algorithm>
 
 namespace arbsim {
@@ -94,9 +95,10 @@ void BatchRuntime::batch_op_synchronize(Handle h, std::function<void()> then) {
   waiters_[h].push_back(std::move(then));
 }
 
-// Batches run atomically in issue order (§3.2): the next starts when the last ends.
+// Batches run atomically in issue order (§3.2): the next starts when the last ends, and
+// never while one runs (a completion callback may already have started it).
 void BatchRuntime::start_next() {
-  if (queue_.empty()) return;
+  if (running_ || queue_.empty()) return;
   running_ = std::move(queue_.front());
   queue_.pop_front();
   Batch& b = *running_;
@@ -115,7 +117,8 @@ void BatchRuntime::start_next() {
     b.groups[g].copies |= b.ops[i].bytes > 0;
   }
   if (b.method == BatchMethod::TimeDivision) return start_time_division();
-  for (std::size_t g = 0; g < b.groups.size(); ++g) starts_.emplace(b.result.start_ns + group_start(g), g);
+  for (std::size_t g = 0; g < b.groups.size(); ++g)
+    starts_.emplace(b.result.start_ns + group_start(g), std::make_pair(b.id, static_cast<int>(g)));
   fire();
 }
 
@@ -145,12 +148,15 @@ void BatchRuntime::start_time_division() {
   for (int g : kernels_only) start_group(g);
 }
 
+// Timed group starts of the running batch; an entry of a batch that is no longer running
+// (none is expected: a batch ends only after all its groups started) is dropped.
 void BatchRuntime::fire() {
+  guard_progress(guard_, *this);
   const double now = now_ns();
   while (!starts_.empty() && starts_.begin()->first <= now + 1e-3) {
-    const int g = starts_.begin()->second;
+    const auto [batch, g] = starts_.begin()->second;
     starts_.erase(starts_.begin());
-    start_group(g);
+    if (running_ && running_->id == batch) start_group(g);
   }
   if (!starts_.empty()) start_event_.notify(sc_time(starts_.begin()->first - now, SC_NS));
 }
@@ -217,13 +223,19 @@ void BatchRuntime::stream_done(int i) {
   if (--b.open == 0) finish();
 }
 
+// The batch is done before anyone hears of it: the callbacks may issue and start the next
+// batch (start_next() then does nothing more) or wait on this one (it is complete).
 void BatchRuntime::finish() {
   running_->result.end_ns = now_ns();
-  std::unique_ptr<Batch> done = std::move(running_);
+  const std::unique_ptr<Batch> done = std::move(running_);
   completed_upto_ = done->id;
+  std::vector<std::function<void()>> waiters;
+  if (const auto it = waiters_.find(done->id); it != waiters_.end()) {
+    waiters = std::move(it->second);
+    waiters_.erase(it);
+  }
   if (done->done) done->done(done->result);
-  for (auto& w : waiters_[done->id]) w();
-  waiters_.erase(done->id);
+  for (auto& w : waiters) w();
   start_next();
 }
 

@@ -7,6 +7,7 @@
 // synchronize, predict_batch_latency (batchOp = batch_op_async + synchronize).
 #pragma once
 #include <deque>
+#include "models/common/progress_guard.h"
 #include <functional>
 #include <map>
 #include <memory>
@@ -107,10 +108,11 @@ class BatchRuntime : public sc_core::sc_module {
   BatchModel model_;
   std::deque<std::unique_ptr<Batch>> queue_;
   std::unique_ptr<Batch> running_;
-  std::multimap<double, int> starts_;  // ns -> group index of the running batch
+  std::multimap<double, std::pair<Handle, int>> starts_;  // ns -> (batch, group index)
   std::map<Handle, std::vector<std::function<void()>>> waiters_;
   Handle next_id_ = 1, completed_upto_ = 0;
   sc_core::sc_event start_event_;
+  ProgressGuard guard_;
 };
 
 }  // namespace arbsim

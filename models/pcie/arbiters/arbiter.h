@@ -2,6 +2,7 @@
 // can stand in for). Plain C++: no SystemC, so it is unit-tested without a kernel.
 // Cycle semantics are defined in docs/arbiters.md.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,15 +10,60 @@
 
 namespace arbsim {
 
+// The requests of one arbitration cycle: a bit set over requesters, word k holding
+// requesters 64k .. 64k+63. A view over words the caller owns (an egress port keeps them
+// and reuses them every cycle: no allocation on the hot path).
+class Requests {
+ public:
+  Requests(const uint64_t* words, int n_words) : w_(words), n_(n_words) {}
+
+  bool test(int i) const { return i >= 0 && (i >> 6) < n_ && ((w_[i >> 6] >> (i & 63)) & 1u) != 0; }
+  // Lowest requester in [from, limit), or -1.
+  int first_in(int from, int limit) const {
+    for (int k = from >> 6, end = std::min(n_, (limit + 63) >> 6); k < end; ++k) {
+      uint64_t bits = w_[k];
+      if (k == (from >> 6)) bits &= ~0ull << (from & 63);
+      if (bits) {
+        const int i = (k << 6) + __builtin_ctzll(bits);
+        return i < limit ? i : -1;
+      }
+    }
+    return -1;
+  }
+  // Highest requester below `limit`, or -1.
+  int highest_below(int limit) const {
+    for (int k = std::min(n_, (limit + 63) >> 6) - 1; k >= 0; --k) {
+      uint64_t bits = w_[k];
+      if (k == (limit >> 6)) bits &= (1ull << (limit & 63)) - 1;
+      if (bits) return (k << 6) + 63 - __builtin_clzll(bits);
+    }
+    return -1;
+  }
+  // Calls f(i) for every requester below `limit`, ascending.
+  template <class F>
+  void for_each_below(int limit, F&& f) const {
+    for (int i = first_in(0, limit); i >= 0; i = first_in(i + 1, limit)) f(i);
+  }
+
+ private:
+  const uint64_t* w_;
+  int n_;
+};
+
 class Arbiter {
  public:
-  static constexpr int kMaxRequesters = 32;
+  // Ports of real switches reach a few dozen; a root complex here also arbitrates among
+  // its host DMA engines (one per GPU of its tree), so a 1,000-GPU tree needs over 1,000.
+  static constexpr int kMaxRequesters = 4096;
   virtual ~Arbiter() = default;
 
-  // One arbitration cycle. Bit i of `requests` is set when requester i has a head ready
-  // (and the credits to send it). Returns the granted requester, or -1 when requests == 0.
-  // The caller always uses the grant, so the arbiter advances its state here.
-  virtual int grant(uint32_t requests) = 0;
+  // One arbitration cycle. Requester i requests when it has a head ready (and the credits
+  // to send it); requesters >= requesters() are ignored. Returns the granted requester, or
+  // -1 when none requests. The caller always uses the grant, so the arbiter advances its
+  // state here.
+  virtual int grant(const Requests& requests) = 0;
+  // The same for requesters 0..63 given as one word (tests, VC arbiters).
+  int grant(uint64_t requests) { return grant(Requests(&requests, 1)); }
 
   // Back to the state after construction.
   virtual void reset() = 0;

@@ -9,11 +9,12 @@ namespace arbsim {
 
 class RoundRobinArbiter : public Arbiter {
  public:
-  explicit RoundRobinArbiter(int n_requesters);  // throws std::invalid_argument unless 1..32
+  explicit RoundRobinArbiter(int n_requesters);  // throws std::invalid_argument unless 1..kMaxRequesters
 
+  using Arbiter::grant;
   // Grants the first requesting index after the last granted one (wrapping).
-  // Request bits >= n are ignored.
-  int grant(uint32_t requests) override;
+  // Requesters >= n are ignored.
+  int grant(const Requests& requests) override;
   void reset() override;
   int requesters() const override { return n_; }
   std::string describe() const override { return "rr"; }
@@ -22,7 +23,6 @@ class RoundRobinArbiter : public Arbiter {
 
  private:
   int n_;
-  uint32_t valid_;  // bit i set for i < n
   int last_;
 };
 

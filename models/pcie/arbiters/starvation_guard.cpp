@@ -1,5 +1,6 @@
 #include "models/pcie/arbiters/starvation_guard.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -20,17 +21,17 @@ StarvationGuard::StarvationGuard(std::unique_ptr<Arbiter> inner, int threshold)
     throw std::invalid_argument("starvation guard: threshold " + std::to_string(threshold) +
                                 " must be >= 1");
   threshold_ = uint32_t(threshold);
-  valid_ = n_ >= 32 ? ~0u : ((1u << n_) - 1u);
+  wait_.assign(size_t(n_), 0);
 }
 
 void StarvationGuard::reset() {
-  wait_.fill(0);
+  std::fill(wait_.begin(), wait_.end(), 0);
+  waiting_.clear();
   inner_->reset();
 }
 
-int StarvationGuard::grant(uint32_t requests) {
-  const uint32_t req = requests & valid_;
-  if (req == 0) return -1;  // idle cycle: counters and inner state unchanged
+int StarvationGuard::grant(const Requests& req) {
+  if (req.first_in(0, n_) < 0) return -1;  // idle cycle: counters and inner state unchanged
   int granted = forced_grant(req);
   // A forced grant bypasses the inner arbiter so its pointer does not move.
   if (granted < 0) granted = inner_->grant(req);
@@ -40,26 +41,33 @@ int StarvationGuard::grant(uint32_t requests) {
 
 // The longest waiter among requesters at the threshold; ties go to the highest index
 // (the higher VC, matching strict priority, seed 000 §3.2).
-int StarvationGuard::forced_grant(uint32_t req) const {
+int StarvationGuard::forced_grant(const Requests& req) const {
   int best = -1;
   uint32_t best_wait = threshold_;
-  for (uint32_t bits = req; bits != 0; bits &= bits - 1) {
-    const int i = __builtin_ctz(bits);  // ascending, so ">=" lets a higher index win ties
+  req.for_each_below(n_, [&](int i) {  // ascending, so ">=" lets a higher index win ties
     if (wait_[size_t(i)] >= best_wait) {
       best = i;
       best_wait = wait_[size_t(i)];
     }
-  }
+  });
   return best;
 }
 
 // Counts consecutive unserved cycles of the current head: the grantee starts a new head,
-// a requester that dropped its request has no head waiting.
-void StarvationGuard::update_counters(uint32_t req, int granted) {
-  for (int i = 0; i < n_; ++i) {
-    const bool waiting = ((req >> i) & 1u) != 0 && i != granted;
-    wait_[size_t(i)] = waiting ? wait_[size_t(i)] + 1 : 0;
-  }
+// a requester that dropped its request has no head waiting. Only requesters that were or
+// are waiting are visited, so a cycle costs O(requests), not O(n).
+void StarvationGuard::update_counters(const Requests& req, int granted) {
+  for (int i : waiting_)
+    if (!req.test(i)) wait_[size_t(i)] = 0;
+  waiting_.clear();
+  req.for_each_below(n_, [&](int i) {
+    if (i == granted) {
+      wait_[size_t(i)] = 0;
+    } else {
+      ++wait_[size_t(i)];
+      waiting_.push_back(i);
+    }
+  });
 }
 
 std::string StarvationGuard::describe() const {

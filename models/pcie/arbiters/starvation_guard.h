@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 #include "models/pcie/arbiters/arbiter.h"
 
 namespace arbsim {
@@ -22,7 +23,8 @@ class StarvationGuard : public Arbiter {
   // Throws std::invalid_argument on a null inner arbiter or threshold < 1.
   StarvationGuard(std::unique_ptr<Arbiter> inner, int threshold);
 
-  int grant(uint32_t requests) override;  // request bits >= n are ignored
+  using Arbiter::grant;
+  int grant(const Requests& requests) override;  // requesters >= n are ignored
   void reset() override;                  // clears counters and resets the inner arbiter
   int requesters() const override { return n_; }
   std::string describe() const override;  // inner + "+starve(x)"
@@ -31,14 +33,14 @@ class StarvationGuard : public Arbiter {
   uint32_t wait_count(int requester) const { return wait_[size_t(requester)]; }
 
  private:
-  int forced_grant(uint32_t req) const;  // -1 when no requester has waited x cycles
-  void update_counters(uint32_t req, int granted);
+  int forced_grant(const Requests& req) const;  // -1 when no requester has waited x cycles
+  void update_counters(const Requests& req, int granted);
 
   std::unique_ptr<Arbiter> inner_;
   int n_;
-  uint32_t valid_;     // bit i set for i < n
   uint32_t threshold_;
-  std::array<uint32_t, kMaxRequesters> wait_{};
+  std::vector<uint32_t> wait_;     // [requester] consecutive cycles requested without a grant
+  std::vector<int> waiting_;       // requesters whose wait_ is non-zero
 };
 
 }  // namespace arbsim

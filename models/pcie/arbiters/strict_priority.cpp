@@ -9,13 +9,9 @@ StrictPriorityArbiter::StrictPriorityArbiter(int n_requesters) : n_(n_requesters
     throw std::invalid_argument("strict-priority arbiter: requester count " +
                                 std::to_string(n_) + " outside 1.." +
                                 std::to_string(kMaxRequesters));
-  valid_ = n_ >= 32 ? ~0u : ((1u << n_) - 1u);
 }
 
-int StrictPriorityArbiter::grant(uint32_t requests) {
-  const uint32_t req = requests & valid_;
-  if (req == 0) return -1;
-  return 31 - __builtin_clz(req);  // highest set bit: higher VC ID = higher priority
-}
+// The highest requester: higher VC ID = higher priority.
+int StrictPriorityArbiter::grant(const Requests& requests) { return requests.highest_below(n_); }
 
 }  // namespace arbsim

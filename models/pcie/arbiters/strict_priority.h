@@ -10,16 +10,16 @@ namespace arbsim {
 
 class StrictPriorityArbiter : public Arbiter {
  public:
-  explicit StrictPriorityArbiter(int n_requesters);  // throws std::invalid_argument unless 1..32
+  explicit StrictPriorityArbiter(int n_requesters);  // throws std::invalid_argument unless 1..kMaxRequesters
 
-  int grant(uint32_t requests) override;  // request bits >= n are ignored
+  using Arbiter::grant;
+  int grant(const Requests& requests) override;  // requesters >= n are ignored
   void reset() override {}                // no state
   int requesters() const override { return n_; }
   std::string describe() const override { return "strict"; }
 
  private:
   int n_;
-  uint32_t valid_;  // bit i set for i < n
 };
 
 }  // namespace arbsim

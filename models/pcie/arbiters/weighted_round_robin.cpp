@@ -1,5 +1,6 @@
 #include "models/pcie/arbiters/weighted_round_robin.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -55,8 +56,9 @@ int checked_total(const std::vector<int>& weights) {
 WeightedRoundRobinArbiter::WeightedRoundRobinArbiter(int n_requesters, std::vector<int> phases)
     : n_(n_requesters), table_(std::move(phases)), fallback_(checked_requesters(n_)) {
   check_phases(n_, table_);
-  valid_ = n_ >= 32 ? ~0u : ((1u << n_) - 1u);
-  for (int r : table_) in_table_ |= 1u << r;
+  in_table_ = table_;
+  std::sort(in_table_.begin(), in_table_.end());
+  in_table_.erase(std::unique(in_table_.begin(), in_table_.end()), in_table_.end());
 }
 
 // Smooth WRR (as in nginx): each step every requester's score grows by its weight, the
@@ -84,20 +86,23 @@ void WeightedRoundRobinArbiter::reset() {
   fallback_.reset();
 }
 
-int WeightedRoundRobinArbiter::grant(uint32_t requests) {
-  const uint32_t req = requests & valid_;
-  if (req == 0) return -1;
+int WeightedRoundRobinArbiter::grant(const Requests& requests) {
+  if (requests.first_in(0, n_) < 0) return -1;
   // Nobody in the table requests: serve round-robin rather than idle the link.
-  if ((req & in_table_) == 0) return fallback_.grant(req);
-  return grant_from_table(req);
+  if (!any_in_table(requests)) return fallback_.grant(requests);
+  return grant_from_table(requests);
+}
+
+bool WeightedRoundRobinArbiter::any_in_table(const Requests& req) const {
+  return std::any_of(in_table_.begin(), in_table_.end(), [&](int r) { return req.test(r); });
 }
 
 // First phase at or after the pointer whose requester requests; the pointer moves past it.
 // The caller ensured some table requester requests, so one lap always finds a phase.
-int WeightedRoundRobinArbiter::grant_from_table(uint32_t req) {
+int WeightedRoundRobinArbiter::grant_from_table(const Requests& req) {
   const int len = int(table_.size());
   int p = phase_;
-  while (((req >> table_[p]) & 1u) == 0) p = (p + 1 == len) ? 0 : p + 1;
+  while (!req.test(table_[p])) p = (p + 1 == len) ? 0 : p + 1;
   phase_ = (p + 1 == len) ? 0 : p + 1;
   return table_[p];
 }

@@ -25,7 +25,8 @@ class WeightedRoundRobinArbiter : public Arbiter {
   // [3,1] -> [0,0,1,0]. Throws std::invalid_argument on bad weights.
   static std::vector<int> expand_weights(const std::vector<int>& weights);
 
-  int grant(uint32_t requests) override;  // request bits >= n are ignored
+  using Arbiter::grant;
+  int grant(const Requests& requests) override;  // requesters >= n are ignored
   void reset() override;
   int requesters() const override { return n_; }
   std::string describe() const override;  // "wrr[0,0,1,0]"
@@ -34,12 +35,12 @@ class WeightedRoundRobinArbiter : public Arbiter {
   int phase_pointer() const { return phase_; }  // next phase the scan starts at
 
  private:
-  int grant_from_table(uint32_t req);
+  int grant_from_table(const Requests& req);
+  bool any_in_table(const Requests& req) const;
 
   int n_;
-  uint32_t valid_;             // bit i set for i < n
   std::vector<int> table_;
-  uint32_t in_table_ = 0;      // requesters that own at least one phase
+  std::vector<int> in_table_;  // requesters that own at least one phase, ascending
   int phase_ = 0;
   RoundRobinArbiter fallback_;  // serves requesters absent from the table
 };

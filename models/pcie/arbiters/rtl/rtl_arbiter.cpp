@@ -143,8 +143,12 @@ RtlArbiter::~RtlArbiter() {
   }
 }
 
-int RtlArbiter::grant(uint32_t requests) {
-  const uint32_t req = requests & valid_;
+// The RTL models have at most 32 requesters (find_model() refuses more), so the requests
+// are word 0's low 32 bits.
+int RtlArbiter::grant(const Requests& requests) {
+  uint32_t req = 0;
+  requests.for_each_below(mod_->setup().n, [&](int i) { req |= 1u << i; });
+  req &= valid_;
   const RawGrant g = mod_->cycle(req);
   if (req == 0 && !g.valid) return -1;
   if (req != 0 && g.valid && g.gnt < 32 && ((req >> g.gnt) & 1u)) return static_cast<int>(g.gnt);

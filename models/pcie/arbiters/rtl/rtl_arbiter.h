@@ -70,7 +70,8 @@ class RtlArbiter : public Arbiter {
 
   // Checks the RTL's answer: gnt_valid iff a request, and a granted index that requested.
   // A violation is a model error (SC_REPORT_ERROR) naming the arbiter and the pins.
-  int grant(uint32_t requests) override;
+  using Arbiter::grant;
+  int grant(const Requests& requests) override;
   void reset() override { mod_->configure(); }
   int requesters() const override { return mod_->setup().n; }
   std::string describe() const override { return "rtl:" + mod_->setup().describe; }

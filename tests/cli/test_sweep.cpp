@@ -1,0 +1,132 @@
+// `pcie-arbsim sweep` as a user meets it (docs/sweeps.md): points keyed by their effective
+// config and the simulator version, so a resumed sweep re-runs exactly the points whose
+// results are missing, truncated or stale; per-point wall-time and memory limits; a killed
+// sweep stops its runs; a summary that survives whatever the run directories hold.
+#include <gtest/gtest.h>
+#include <chrono>
+#include <thread>
+#include <nlohmann/json.hpp>
+#include "tests/cli/cli_fixture.h"
+
+using namespace arbsim::test;
+using nlohmann::json;
+
+namespace {
+
+class Sweep : public Cli {
+ protected:
+  void SetUp() override {
+    Cli::SetUp();
+    write("base.yaml", "platform: " + config("platforms/seed000_fig2.yaml") +
+                           "\nsim: {log_level: warn, time_ns: 20000}\n"
+                           "apps: [{name: s, type: stream, gpu: gpu0, size: {fixed: 64KiB}, count: 4}]\n");
+  }
+  // summary.csv as rows of fields (no quoted commas in these sweeps).
+  std::vector<std::vector<std::string>> summary(const std::string& out = "out") const {
+    std::vector<std::vector<std::string>> rows;
+    for (const std::string& line : lines(slurp(dir_ / out / "summary.csv"))) {
+      std::vector<std::string> f;
+      std::stringstream s(line);
+      for (std::string x; std::getline(s, x, ',');) f.push_back(x);
+      rows.push_back(f);
+    }
+    return rows;
+  }
+  json results(const std::string& id) const { return json::parse(slurp(dir_ / "out" / "runs" / id / "results.json")); }
+};
+
+// A truncated results.json is not a complete point: a resumed sweep runs it again.
+TEST_F(Sweep, ResumeRerunsATruncatedPoint) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2, 3]\n");
+  ASSERT_EQ(run({"sweep", "spec.yaml", "-j", "2", "--out", "out"}).code, 0);
+  const std::string whole = slurp(dir_ / "out/runs/r0002/results.json");
+  write("out/runs/r0002/results.json", whole.substr(0, 500));
+  const Result r = run({"sweep", "spec.yaml", "-j", "2", "--out", "out"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("2 already complete"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "out/runs/r0002/results.json"), whole);
+  for (const auto& row : summary()) EXPECT_NE(row.at(1), "missing");
+}
+
+// After the spec changes, the same directory holds points of other configs: none of them
+// is reused under the new labels.
+TEST_F(Sweep, ResumeAfterEditingTheSpecRerunsEveryChangedPoint) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2, 3]\n");
+  ASSERT_EQ(run({"sweep", "spec.yaml", "--out", "out"}).code, 0);
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [7, 2, 9]\n");
+  const Result r = run({"sweep", "spec.yaml", "--out", "out"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("1 already complete"), std::string::npos) << r.err;  // r0002 kept seed 2
+  EXPECT_EQ(results("r0001")["seed"], 7);
+  EXPECT_EQ(results("r0002")["seed"], 2);
+  EXPECT_EQ(results("r0003")["seed"], 9);
+}
+
+// A point over its wall-time limit is stopped and reported as such; the others complete.
+TEST_F(Sweep, PointOverItsTimeLimitIsStopped) {
+  write("spec.yaml",
+        "base: base.yaml\nruns:\n  - {name: quick, set: [\"sim.seed=1\"]}\n"
+        "  - {name: long, set: [\"sim.time_ns=1e9\", \"apps.s.count=0\", \"apps.s.duration_ns=1e9\"]}\n");
+  const auto t0 = std::chrono::steady_clock::now();
+  const Result r = run({"sweep", "spec.yaml", "--out", "out", "--timeout", "2s"});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto rows = summary();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1][0], "quick");
+  EXPECT_EQ(rows[1][1], "ok");
+  EXPECT_EQ(rows[2][0], "long");
+  EXPECT_EQ(rows[2][1], "timeout");
+  EXPECT_NE(r.err.find("run long: timeout"), std::string::npos) << r.err;
+}
+
+// A point over its memory limit fails as out_of_memory: a batch program of 10^6 batches
+// queued at once needs ~440 MB.
+TEST_F(Sweep, PointOverItsMemoryLimitFails) {
+  write("spec.yaml",
+        "base: base.yaml\nruns:\n  - {name: quick, set: [\"sim.seed=1\"]}\n"
+        "  - {name: hog, set: [\"apps.s.program=[{repeat: 1000000, streams: [{gpu: gpu0, kernel_ns: 1}]}]\"]}\n");
+  write("base.yaml", "platform: " + config("platforms/seed000_fig2.yaml") +
+                         "\nsim: {log_level: warn, time_ns: 20000}\napps: [{name: s, type: batch, count: 1, "
+                         "program: [{streams: [{gpu: gpu0, kernel_ns: 1}]}]}]\n");
+  const Result r = run({"sweep", "spec.yaml", "--out", "out", "--mem-limit", "200MiB"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto rows = summary();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1][1], "ok");
+  EXPECT_EQ(rows[2][1], "out_of_memory");
+}
+
+// Whatever a run directory holds, the summary is written (here results.json is a directory:
+// that point cannot complete and is reported failed, the other is fine).
+TEST_F(Sweep, SummarySurvivesAnUnexpectedRunDirectory) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2]\n");
+  fs::create_directories(dir_ / "out/runs/r0001/results.json/x");
+  const Result r = run({"sweep", "spec.yaml", "--out", "out"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  const auto rows = summary();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1][1], "failed");
+  EXPECT_EQ(rows[2][1], "ok");
+}
+
+// Killing the sweep stops the runs it started (they used to go on, reparented to init).
+TEST_F(Sweep, KillingTheSweepStopsItsRuns) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2, 3, 4]\n"
+                     "set: [\"sim.time_ns=1e9\", \"apps.s.count=0\", \"apps.s.duration_ns=1e9\"]\n");
+  const std::string cmd = "cd " + quote(dir_.string()) + " && (" + quote(kBin) +
+                          " sweep spec.yaml -j 2 --out out >/dev/null 2>&1 & echo $! > sweep.pid; wait)";
+  std::thread sweep([&] { (void)std::system(cmd.c_str()); });
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const std::string pid = slurp(dir_ / "sweep.pid");
+  ASSERT_FALSE(pid.empty());
+  ASSERT_EQ(std::system(("kill -TERM " + pid).c_str()), 0);
+  sweep.join();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // "run[s]" matches the runs' command lines but not this probe's own shell's.
+  const std::string probe = "pgrep -f " + quote((dir_ / "out/run[s]").string()) + " >/dev/null";
+  EXPECT_NE(std::system(probe.c_str()), 0) << "runs of the killed sweep are still running";
+  EXPECT_FALSE(fs::exists(dir_ / "out/runs/r0001/results.json"));
+}
+
+}  // namespace

@@ -108,6 +108,7 @@ enum class Fidelity { Packet, Flow };
 
 struct SimCfg {
   double time_ns = 0;                // 0 = until all apps finish
+  double tlp_age_limit_ns = 1e7;     // a TLP older than this is reported (run_checks)
   uint64_t seed = 1;
   std::string log_level = "info";
   Fidelity fidelity = Fidelity::Packet;

@@ -219,9 +219,11 @@ DriverCfg parse_driver(const Reader& r) {
 }
 
 SimCfg parse_sim(const Reader& r) {
-  r.allow({"time_ns", "seed", "log_level", "fidelity"});
+  r.allow({"time_ns", "seed", "log_level", "fidelity", "tlp_age_limit_ns"});
   SimCfg s;
   s.time_ns = r.time_ns("time_ns", 0);
+  // Liveness check (docs/results.md, "Run checks"): 10 ms, far above any wait but starvation.
+  s.tlp_age_limit_ns = r.time_in("tlp_age_limit_ns", 1e7, 1, kMaxTimeNs);
   const int64_t seed = r.get<int64_t>("seed", 1);
   if (seed < 0) r.fail("seed", "must be >= 0, got " + std::to_string(seed));
   s.seed = static_cast<uint64_t>(seed);

@@ -44,6 +44,7 @@ class Platform : public FabricControl {
   int link_vcs(const LinkPortInfo& l) const;
   const std::vector<std::unique_ptr<App>>& apps() const { return apps_; }
   TransferTracker& tracker() { return tracker_; }
+  const TransferTracker& tracker() const { return tracker_; }
   Driver& driver() { return *driver_; }
   bool apps_finished() const;
   // When nothing can happen any more: what is unfinished and what it waits for ("" when

@@ -1,4 +1,5 @@
 #include "platforms/results.h"
+#include "models/pcie/tlp_pool.h"
 #include "testbenches/batch_app.h"
 #include <algorithm>
 #include <cmath>
@@ -109,6 +110,19 @@ ordered_json arbiter_json(const LinkPortInfo& l) {
   return j;
 }
 
+// The liveness check: the oldest TLP of the run, delivered or still in flight at the end,
+// against sim.tlp_age_limit_ns. (Conservation, ordering and credit bounds stop the run when
+// they fail, so a results.json exists only when they held.)
+ordered_json run_checks_json(const Platform& p, const sc_core::sc_time& end) {
+  bool none = true;
+  const sc_core::sc_time oldest_waiting = tlp_pool().oldest_in_use(&none);
+  const double waiting_ns = none ? 0.0 : ns(end - oldest_waiting);
+  const double oldest = std::max(waiting_ns, r3(static_cast<double>(p.tracker().oldest_consumed_tlp_ps()) / 1000.0));
+  const double limit = p.config().sim.tlp_age_limit_ns;
+  return {{"conservation", "held"}, {"tlp_age_limit_ns", limit}, {"oldest_tlp_ns", oldest},
+          {"oldest_tlp_in_flight_ns", waiting_ns}, {"tlp_age_exceeded", oldest > limit}};
+}
+
 }  // namespace
 
 double percentile(std::vector<double> v, double q) {
@@ -143,6 +157,7 @@ ordered_json collect_results(Platform& p, const sc_core::sc_time& end) {
   j["ordering_violations"] = t.order_violations();
   j["transfers_completed"] = t.completed_transfers();
   j["transfers_open"] = t.open_transfers();
+  j["run_checks"] = run_checks_json(p, end);
   j["apps"] = ordered_json::array();
   for (const auto& a : p.apps()) j["apps"].push_back(app_json(*a));
   j["gpus"] = ordered_json::array();

@@ -1,5 +1,6 @@
 #include "platforms/simulation.h"
 #include <chrono>
+#include <functional>
 #include "models/pcie/tlp_pool.h"
 #include "platforms/logging.h"
 #include "platforms/results.h"
@@ -18,19 +19,17 @@ void warn_fidelity_notes(const Platform& p) {
               notes.size(), notes.front().where, notes.front().setting, notes.front().effect);
 }
 
-// Runs until sim.time_ns, or until nothing is left to happen. Activity that stops while
-// work is unfinished (TLPs waiting, transfers open, apps not done) can never resume: a
-// deadlock (credits, or a model fault), reported with what waits on what instead of a run
-// that ends quietly with transfers open or never ends.
-void run_to_end(const Config& cfg, Platform& p) {
-  const bool limited = cfg.sim.time_ns > 0;
-  const sc_core::sc_time end = limited ? ns_time(cfg.sim.time_ns) : sc_core::sc_max_time();
+}  // namespace
+
+void run_until(double time_ns, const std::function<std::string()>& stuck_report) {
+  const bool limited = time_ns > 0;
+  const sc_core::sc_time end = limited ? ns_time(time_ns) : sc_core::sc_max_time();
   // Returns at `end`, or earlier at the last event before it when no event is left before
   // it (the next one, if any, lies beyond the end).
   sc_core::sc_start(end, sc_core::SC_EXIT_ON_STARVATION);
   if (sc_core::sc_time_stamp() >= end) return;
   if (!sc_core::sc_pending_activity()) {
-    const std::string stuck = p.stuck_report();
+    const std::string stuck = stuck_report();
     if (!stuck.empty()) {
       const std::string msg = "no progress possible at " + sc_core::sc_time_stamp().to_string() +
                               " with work unfinished (a deadlock): " + stuck;
@@ -39,6 +38,8 @@ void run_to_end(const Config& cfg, Platform& p) {
   }
   if (limited) sc_core::sc_start(end - sc_core::sc_time_stamp());  // nothing left before the cut-off
 }
+
+namespace {
 
 // Always-on checks of what the model must conserve (docs/results.md, "Run checks"): a
 // failure is a model fault, reported as an error rather than results that look fine.
@@ -70,12 +71,16 @@ SimOutcome simulate(const Config& cfg, const std::string& vcd_path) {
     o.platform->trace(tf);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  run_to_end(cfg, *o.platform);
+  run_until(cfg.sim.time_ns, [&] { return o.platform->stuck_report(); });
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.end = sc_core::sc_time_stamp();
   o.platform->finish();
   check_conservation(*o.platform);
   o.results = collect_results(*o.platform, o.end);
+  if (o.results["run_checks"]["tlp_age_exceeded"].get<bool>())
+    log()->warn("a TLP was {} ns old, beyond sim.tlp_age_limit_ns ({} ns): starvation (see arbiters[].never_granted "
+                "and max_head_wait_ns) or a stalled port", o.results["run_checks"]["oldest_tlp_ns"].get<double>(),
+                cfg.sim.tlp_age_limit_ns);
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
   return o;
 }

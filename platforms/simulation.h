@@ -1,6 +1,7 @@
 // One simulation: elaborate the platform from a config, optionally trace a VCD, run, and
 // collect results. SystemC elaborates once per process, so call this once per process.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,12 @@ struct SimOutcome {
 };
 
 SimOutcome simulate(const Config& cfg, const std::string& vcd_path = "");
+
+// Runs the kernel until `time_ns` (0: until nothing is left to happen). Activity that stops
+// while work is unfinished can never resume: when `stuck_report` then names what waits (not
+// ""), that is a deadlock (credits, or a model fault), reported as an SC_ERROR naming it
+// instead of a run that ends quietly with transfers open, or never ends.
+void run_until(double time_ns, const std::function<std::string()>& stuck_report);
 
 // load_config for YAML text (tests and tools); `name` stands for the file in messages and
 // includes resolve against the current directory.

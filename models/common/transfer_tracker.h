@@ -29,6 +29,11 @@ class TransferTracker {
   uint64_t delivered_bytes() const { return delivered_bytes_; }
   uint64_t duplicate_bytes() const { return duplicate_bytes_; }
   uint64_t order_violations() const { return order_violations_; }
+  // Liveness: a TLP reached its final consumer `age_ps` after it was made; the oldest is kept.
+  void tlp_consumed(uint64_t age_ps) {
+    if (age_ps > oldest_tlp_ps_) oldest_tlp_ps_ = age_ps;
+  }
+  uint64_t oldest_consumed_tlp_ps() const { return oldest_tlp_ps_; }
   uint64_t open_transfers() const { return transfers_.size(); }
   // Bytes the open transfers have still to deliver: injected = delivered + this, always.
   uint64_t open_bytes_left() const {
@@ -48,6 +53,7 @@ class TransferTracker {
   uint64_t next_id_ = 1;
   uint64_t injected_bytes_ = 0, delivered_bytes_ = 0, duplicate_bytes_ = 0;
   uint64_t order_violations_ = 0, completed_ = 0;
+  uint64_t oldest_tlp_ps_ = 0;
 };
 
 }  // namespace arbsim

@@ -1,4 +1,6 @@
 #include "models/pcie/credits.h"
+#include <stdexcept>
+#include <string>
 
 namespace arbsim {
 
@@ -19,16 +21,27 @@ bool CreditCounter::can_send(int vc, CreditClass c, const CreditCost& cost) cons
   return hdr_ok && data_ok;
 }
 
+// Always-on run check: credits stay within [0, advertised]. A TLP sent without credits, or
+// credits returned twice, is a model fault; it stops the run instead of skewing it.
 void CreditCounter::consume(int vc, CreditClass c, const CreditCost& cost) {
   const int i = static_cast<int>(c);
   if (limits_.header[i] >= 0) vc_[vc].hdr_avail[i] -= cost.header;
   if (limits_.data[i] >= 0) vc_[vc].data_avail[i] -= cost.data;
+  if (vc_[vc].hdr_avail[i] < 0 && limits_.header[i] >= 0) fault("below 0", vc, i);
+  if (vc_[vc].data_avail[i] < 0 && limits_.data[i] >= 0) fault("below 0", vc, i);
 }
 
 void CreditCounter::restore(int vc, CreditClass c, const CreditCost& cost) {
   const int i = static_cast<int>(c);
   if (limits_.header[i] >= 0) vc_[vc].hdr_avail[i] += cost.header;
   if (limits_.data[i] >= 0) vc_[vc].data_avail[i] += cost.data;
+  if (limits_.header[i] >= 0 && vc_[vc].hdr_avail[i] > limits_.header[i]) fault("above the advertised limit", vc, i);
+  if (limits_.data[i] >= 0 && vc_[vc].data_avail[i] > limits_.data[i]) fault("above the advertised limit", vc, i);
+}
+
+void CreditCounter::fault(const char* what, int vc, int cls) {
+  static const char* names[] = {"posted", "non-posted", "completion"};
+  throw std::logic_error(std::string("run check: ") + names[cls] + " credits of VC" + std::to_string(vc) + " went " + what);
 }
 
 int64_t CreditCounter::data_available(int vc, CreditClass c) const {

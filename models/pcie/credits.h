@@ -28,6 +28,7 @@ class CreditCounter {
  public:
   void configure(int vcs, const CreditLimits& limits);
   bool can_send(int vc, CreditClass c, const CreditCost& cost) const;
+  // Both throw std::logic_error when a count would leave [0, advertised] (a model fault).
   void consume(int vc, CreditClass c, const CreditCost& cost);
   void restore(int vc, CreditClass c, const CreditCost& cost);
   // Data credits still available (for waveforms); -1 when infinite.
@@ -35,6 +36,7 @@ class CreditCounter {
   int64_t header_available(int vc, CreditClass c) const;
 
  private:
+  [[noreturn]] static void fault(const char* what, int vc, int cls);
   struct PerVc {
     std::array<int64_t, kCreditClasses> hdr_avail{}, data_avail{};
   };

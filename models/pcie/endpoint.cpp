@@ -45,6 +45,7 @@ void Endpoint::on_pop(TlpQueue& q, Tlp* /*t*/) {
 void Endpoint::accept(Tlp* t, int /*port*/) {
   TlpExtension& x = t->x();
   x.ready_at = x.tail_at;
+  tracker_.tlp_consumed((x.tail_at - x.inject_time).value());
   const sc_time now = sc_core::sc_time_stamp();
   return_credits(0, t, x.tail_at - now);
   if (x.type == TlpType::MWr && tracker_.deliver_unless_last(x.transfer_id, x.offset, x.byte_count, true))

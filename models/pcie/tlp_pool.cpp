@@ -24,6 +24,17 @@ Tlp* TlpPool::acquire() {
 
 void TlpPool::free(tlm::tlm_generic_payload* gp) { free_.push_back(as_tlp(*gp)); }
 
+sc_core::sc_time TlpPool::oldest_in_use(bool* none) const {
+  *none = true;
+  sc_core::sc_time oldest;
+  for (const auto& t : all_)
+    if (t->get_ref_count() > 0 && (*none || t->x().inject_time < oldest)) {
+      oldest = t->x().inject_time;
+      *none = false;
+    }
+  return oldest;
+}
+
 TlpPool& tlp_pool() {
   static TlpPool pool;
   return pool;

@@ -21,6 +21,8 @@ class TlpPool : public tlm::tlm_mm_interface {
 
   std::size_t allocated() const { return all_.size(); }
   std::size_t in_use() const { return all_.size() - free_.size(); }
+  // The earliest inject_time of a TLP still in use; `none` says there is none.
+  sc_core::sc_time oldest_in_use(bool* none) const;
 
  private:
   std::vector<std::unique_ptr<Tlp>> all_;

@@ -82,7 +82,7 @@ TEST(Arbitration, StarvationThresholdBoundsLowVcHeadWait) {
 TEST(Arbitration, StarvationToTheCutOffIsReported) {
   const std::string yaml =
       two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}") +
-      "sim: {time_ns: 200000}\n"
+      "sim: {time_ns: 200000, tlp_age_limit_ns: 100000}\n"
       "apps:\n"
       "  - {name: hi, type: stream, gpu: gpu0, direction: d2h, tc: 1, size: {fixed: 256KiB}, depth: 8, duration_ns: 1e9}\n"
       "  - {name: lo, type: stream, gpu: gpu1, direction: d2h, tc: 0, size: {fixed: 64KiB}, count: 1}\n";
@@ -97,4 +97,9 @@ TEST(Arbitration, StarvationToTheCutOffIsReported) {
   EXPECT_EQ(app(o, "lo")["bytes"].get<int>(), 0);
   // A requester that was granted is not listed, even if a head of it waits at the end.
   EXPECT_TRUE(arbiter(o, "rc0->sw0")["never_granted"].empty());
+  // The liveness check: lo's first MWr was made at 0 and is still in flight at 200 us,
+  // beyond the 100 us limit set here.
+  const auto& checks = o.results["run_checks"];
+  EXPECT_NEAR(checks["oldest_tlp_in_flight_ns"].get<double>(), 200000.0, 1.0);
+  EXPECT_TRUE(checks["tlp_age_exceeded"].get<bool>());
 }

@@ -38,8 +38,8 @@ TEST_F(Cli, SelfReferencingAliasInAnIncludeMap) {
   expect_bad_input(cfg, {"c.yaml:1:", "cycle"});
 }
 
-// Ten aliases per level, eight levels: 10^8 nodes from 400 bytes. Rejected in well under the
-// 20 s and 4 GB it used to take (the address-space limit makes an expansion fail fast).
+// Ten aliases per level, eight levels: 10^8 nodes from 400 bytes. Rejected within the 10 s
+// limit here instead of the minutes and gigabytes it used to take.
 TEST_F(Cli, AliasBombIsRejectedAtOnce) {
   std::string v = "x=[&a0 [1,1,1,1,1,1,1,1,1,1]";
   for (int k = 1; k < 8; ++k) {
@@ -48,7 +48,7 @@ TEST_F(Cli, AliasBombIsRejectedAtOnce) {
     v += "]";
   }
   v += "]";
-  const Result r = run_binary(kBin, {"validate", config("default.yaml"), "-s", v}, "ulimit -v 1000000;", 10);
+  const Result r = run_binary(kBin, {"validate", config("default.yaml"), "-s", v}, "", 10);
   expect_one_error(r, {"alias bomb"});
 }
 

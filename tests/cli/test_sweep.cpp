@@ -115,7 +115,7 @@ TEST_F(Sweep, SummarySurvivesAnUnexpectedRunDirectory) {
 
 // Killing the sweep stops the runs it started (they used to go on, reparented to init).
 TEST_F(Sweep, KillingTheSweepStopsItsRuns) {
-  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2, 3, 4]\n"
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [90401, 90402, 90403, 90404]\n"
                      "set: [\"sim.time_ns=1e9\", \"apps.s.count=0\", \"apps.s.duration_ns=1e9\"]\n");
   const std::string cmd = "cd " + quote(dir_.string()) + " && (" + quote(kBin) +
                           " sweep spec.yaml -j 2 --out out >/dev/null 2>&1 & echo $! > sweep.pid; wait)";
@@ -126,8 +126,9 @@ TEST_F(Sweep, KillingTheSweepStopsItsRuns) {
   ASSERT_EQ(std::system(("kill -TERM " + pid).c_str()), 0);
   sweep.join();
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  // "run[s]" matches the runs' command lines but not this probe's own shell's.
-  const std::string probe = "pgrep -f " + quote((dir_ / "out/run[s]").string()) + " >/dev/null";
+  // The runs' command lines hold these seeds (unique to this test); "run[s]" keeps the
+  // pattern from matching this probe's own shell.
+  const std::string probe = "pgrep -f 'sim.seed=9040[1-4] --out out/run[s]/' >/dev/null";
   EXPECT_NE(std::system(probe.c_str()), 0) << "runs of the killed sweep are still running";
   EXPECT_FALSE(fs::exists(dir_ / "out/runs/r0001/results.json"));
 }

@@ -50,6 +50,14 @@ def slots(name, nodes, links):
     return ports
 
 
+def tc_map(rng, vcs):
+    """A valid vc_tcs: every TC on one VC, TC0 on VC0."""
+    groups = [[0]] + [[] for _ in range(vcs - 1)]
+    for tc in range(1, 8):
+        groups[rng.randrange(vcs)].append(tc)
+    return groups
+
+
 def platform(rng):
     nodes, links, gpus = [], [], []
     sockets = 2 if rng.random() < 0.2 else 1
@@ -94,6 +102,17 @@ def platform(rng):
         if rng.random() < 0.3:
             l["arbitration_up"] = {"vc_arbiter": arbiter(rng, l["vcs"]),
                                    "port_arbiter": arbiter(rng, slots(l["down"], nodes, links))}
+        if rng.random() < 0.2:
+            l["arbitration_down"] = {"port_arbiter": arbiter(rng, slots(l["up"], nodes, links))}
+        if rng.random() < 0.3 and l["vcs"] > 1:
+            l["vc_tcs"] = tc_map(rng, l["vcs"])
+        if rng.random() < 0.2:
+            l["fc_latency_ns"] = rng.choice([0, 50, 500])
+        if rng.random() < 0.1:
+            l["ecrc"] = True
+    for n in nodes:  # node-level port arbitration (its VC arbiter stays rr: link VC counts differ)
+        if n["type"] != "gpu" and rng.random() < 0.2:
+            n["arbitration"] = {"port_arbiter": arbiter(rng, slots(n["name"], nodes, links))}
     p = {"name": "fuzz", "mps": mps, "mrrs": rng.choice([128, 256, 512, 1024]),
          "completion": rng.choice(["mps", "rcb"]), "h2d_mode": rng.choice(["read", "push"]),
          "dllp_model": rng.choice(["pcie-bench", "lane-scaled", "none"]),
@@ -113,6 +132,10 @@ def app(rng, i, gpus, rcs):
         kind = "stream"
     gpu = rng.choice(gpus)
     a = {"name": f"a{i}", "type": kind, "tc": rng.randint(0, 7)}
+    if kind in ("copy_exec", "stream") and rng.random() < 0.2:
+        a["host"] = rng.choice(rcs)
+    if rng.random() < 0.15 and kind != "batch":
+        a["deadline_ns"] = rng.choice([5000, 100000])
     if kind == "copy_exec":
         a.update({"gpu": gpu, "h2d_bytes": size(rng), "kernel_ns": rng.choice([0, 1000, 20000]),
                   "iterations": rng.randint(1, 4)})
@@ -158,10 +181,8 @@ def make_config(rng):
            "apps": [app(rng, i, gpus, rcs) for i in range(rng.randint(1, 4))]}
     if rng.random() < 0.5:
         cfg["sim"]["time_ns"] = rng.choice([1000, 50000, 500000])
-    if cfg["driver"]["policy"] == "qos":
-        for a in cfg["apps"]:
-            if a["type"] != "batch" and rng.random() < 0.5:
-                a["deadline_ns"] = 100000
+    if cfg["driver"]["policy"] != "static" and rng.random() < 0.3:
+        cfg["driver"]["starvation_threshold"] = rng.randint(1, 16)
     return cfg
 
 

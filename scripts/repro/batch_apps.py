@@ -22,6 +22,37 @@ PAPER_DD = {NEHALEM: {"batch": 20.03, "bandwidth_allocation": 25.59, "time_divis
             SANDY: {"batch": 3.18, "bandwidth_allocation": 25.19, "time_division": 6.43}}
 
 
+DD_TOL = 0.10     # Table 1's times, measured on real machines: matches within 10 %
+WAFER_TOL = 0.10  # Table 1's largest images: matches within 10 %
+
+
+def explain_by_counter_run(r, check, paper, counter, tol, unit):
+    """A difference is explained by a counter-run only when that run (one stated change to
+    the set-up) lands within the tolerance of the paper's figure. counter: (value, what changed)."""
+    if check.verdict != "differs" or not counter:
+        return
+    value, what = counter
+    if abs(value - paper) <= tol * paper:
+        r.explain(check, f"measured: with {what}, ours is {value:.2f}{unit}, within {100 * tol:g} % of the paper's "
+                         f"{paper}{unit}; the platform file encodes the other reading.")
+    else:
+        r.notes.append(f"{check.claim}: with {what}, ours is {value:.2f}{unit}, still not within {100 * tol:g} % "
+                       f"of the paper's {paper}{unit}.")
+
+
+def dd_counter_runs(r, platform, name):
+    """Nehalem only: the programs again without cpu0's memory-write cap (the other reading of
+    §4.1's [S4], without_write_cap()). {method: (seconds, what changed)}."""
+    if platform != NEHALEM:
+        return {}
+    out = {}
+    for m in METHODS:
+        cfg = program_config(r, f"dd-{name}-nocap-{m}", without_write_cap(r), m, dd_steps(100))
+        app = run_app(r, f"dd-{name}-nocap-{m}", cfg, ["--fidelity", "flow"])["batch"]
+        out[m] = (app["program_ns"] / 1e9, "cpu0's 4.39 GB/s memory-write cap removed (§4.1's other reading)")
+    return out
+
+
 def dd_steps(iterations):
     a, b = DD_GPUS
     scatter = [{"gpu": g, "host": "cpu0", "direction": "h2d", "bytes": "1845MB"} for g in DD_GPUS]
@@ -54,19 +85,24 @@ def domain_decomposition(r):
                          f"{ex['batch']['predicted_ns'] / 1e6:.2f}", f"{ex['max_ns'] / 1e6:.2f}",
                          f"{min(gaps) / 1e3:.1f}"])
         checks[name] = made
-        r.check(f"domain decomposition ({name}): {ORDER} (Table 1)",
-                " < ".join(f"{paper[m]} s" for m in ("batch", "time_division", "bandwidth_allocation")),
-                " < ".join(f"{made[m][0]:.2f} s" for m in ("batch", "time_division", "bandwidth_allocation")),
-                "strict", made["batch"][0] < made["time_division"][0] < made["bandwidth_allocation"][0])
+        counter = dd_counter_runs(r, platform, name)
+        for m in ("batch", "time_division", "bandwidth_allocation"):
+            c = r.number(f"domain decomposition ({name}), {m}: execution time (Table 1)", paper[m], made[m][0],
+                         DD_TOL, "{:.2f}", " s", rel=True)
+            explain_by_counter_run(r, c, paper[m], counter.get(m), DD_TOL, " s")
+        r.ordering(f"domain decomposition ({name}): {ORDER} (Table 1)",
+                   " < ".join(f"{paper[m]} s" for m in ("batch", "time_division", "bandwidth_allocation")),
+                   " < ".join(f"{made[m][0]:.2f} s" for m in ("batch", "time_division", "bandwidth_allocation")),
+                   made["batch"][0] < made["time_division"][0] < made["bandwidth_allocation"][0])
     worst_flow = max(abs(float(x[2]) - float(x[3])) / float(x[2]) for x in rows)
-    r.check("domain decomposition: simulated programs (flow-level) vs predicted", "(none: our run-time's check)",
-            f"worst {100 * worst_flow:.2f} %", "<= 4 %", worst_flow <= 0.04)
+    r.ordering("domain decomposition: simulated programs (flow-level) vs predicted, within the paper's 3.6 %",
+               "<= 3.6 % (§4.3)", f"worst {100 * worst_flow:.2f} %", worst_flow <= 0.036)
     worst_ex = max(abs(float(x[5]) - float(x[6])) / float(x[6]) for x in rows)
-    r.check("domain decomposition: exchange batch with staged copies, predicted vs packet-level simulated",
-            "prediction error <= 3.6 % (§4.3)", f"worst {100 * worst_ex:.2f} %", "<= 4 %", worst_ex <= 0.04)
+    r.ordering("domain decomposition: exchange batch with staged copies, predicted vs packet-level simulated",
+               "<= 3.6 % (§4.3)", f"worst {100 * worst_ex:.2f} %", worst_ex <= 0.036)
     first = min(float(x[7]) for x in rows)
-    r.check("staged GPU-to-GPU copies: the GPU->CPU stage begins first (§3.2, special case 2)",
-            "GPU->CPU begins first", f"CPU->GPU starts >= {first:.1f} us after", "> 0", first > 0)
+    r.ordering("staged GPU-to-GPU copies: the GPU->CPU stage begins first (§3.2, special case 2)",
+               "GPU->CPU begins first", f"CPU->GPU starts >= {first:.1f} us after", first > 0)
     r.write_csv("domain_decomposition.csv", ["platform", "method", "simulated_s", "predicted_s", "paper_s",
                                              "exchange_predicted_ms", "exchange_simulated_ms",
                                              "stage_gap_us"], rows)
@@ -126,20 +162,28 @@ def without_write_cap(r):
 
 def wafer(r):
     rows = []
+    other = {NEHALEM: [], SANDY: []}  # the other readings: (label, {method: MB})
+    for platform, label in [(NEHALEM, "balanced kernels"), (SANDY, "balanced kernels"),
+                            (without_write_cap(r), "per part, no memory write cap")]:
+        best = wafer_max_image(r, platform, balanced=label.startswith("balanced"))
+        key = SANDY if platform == SANDY else NEHALEM
+        other[key].append((label, best))
     for platform, paper in PAPER_WAFER.items():
         best = wafer_max_image(r, platform)
         name = NAMES[platform]
         rows += [[name, "per part (used)", m, f"{best[m]:.2f}", paper[m]] for m in METHODS]
+        for m in METHODS:
+            c = r.number(f"wafer inspection ({name}), {m}: largest image (Table 1)", paper[m], best[m], WAFER_TOL,
+                         "{:.2f}", " MB", rel=True)
+            for label, alt in other[platform]:
+                explain_by_counter_run(r, c, paper[m], (alt[m], f"the {label} reading"), WAFER_TOL, " MB")
         order = PAPER_WAFER_ORDER[platform]
-        r.check(f"wafer inspection ({name}): " + " > ".join(order) + " (Table 1)",
-                " > ".join(f"{paper[m]} MB" for m in order), " > ".join(f"{best[m]:.1f} MB" for m in order),
-                "strict", best[order[0]] > best[order[1]] > best[order[2]])
-    for platform, label in [(NEHALEM, "balanced kernels"), (SANDY, "balanced kernels"),
-                            (without_write_cap(r), "per part, no memory write cap")]:
-        best = wafer_max_image(r, platform, balanced=label.startswith("balanced"))
-        name = NAMES.get(platform, "nehalem")
-        rows += [[name, label, m, f"{best[m]:.2f}", PAPER_WAFER[NEHALEM if name == "nehalem" else SANDY][m]]
-                 for m in METHODS]
+        r.ordering(f"wafer inspection ({name}): " + " > ".join(order) + " (Table 1)",
+                   " > ".join(f"{paper[m]} MB" for m in order), " > ".join(f"{best[m]:.1f} MB" for m in order),
+                   best[order[0]] > best[order[1]] > best[order[2]])
+    for key, readings in other.items():
+        for label, best in readings:
+            rows += [[NAMES[key], label, m, f"{best[m]:.2f}", PAPER_WAFER[key][m]] for m in METHODS]
     r.write_csv("wafer.csv", ["platform", "reading", "method", "max_image_MB", "paper_MB"], rows)
     return rows
 
@@ -155,7 +199,8 @@ def report_lines(dd_rows, wafer_rows):
              "| platform | method | ours simulated (s) | ours predicted (s) | paper (s) | exchange predicted (ms) "
              "| exchange packet-level (ms) | CPU->GPU stage starts after (us) |", "|---|---|---|---|---|---|---|---|"]
     lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in dd_rows]
-    lines += ["", "Where ours differ from the paper's:", "",
+    lines += ["", "Where ours differ from the paper's (what we know of the causes; the checks above say which difference a",
+              "measurement explains):", "",
               "* Sandy Bridge, batch method and time division: within 2 % and 7 %. The exchange overlaps both",
               "  directions and both stages at the K10s' ~11.1-12 GB/s (28.1 ms per exchange, hidden under the 23 ms",
               "  kernel but for 5 ms); time division moves one staged copy at a time (52.6 ms).",

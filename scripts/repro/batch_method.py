@@ -38,13 +38,12 @@ def sec24(r):
         app = run_batch(r, f"sec24-{m}", "seed002_sec24_example.yaml", m, [(g, "h2d", s, k) for g, s, k in SEC24])
         made[m] = (app["max_ns"] / 1e6, app["batch"]["predicted_ns"] / 1e6)
     for m, paper in PAPER_SEC24.items():
-        ours = made[m][0]
-        r.check(f"§2.4 {m} makespan", f"{paper} ms", f"{ours:.2f} ms", "within 2 %", abs(ours - paper) <= 0.02 * paper)
+        r.number(f"§2.4 {m} makespan", paper, made[m][0], 0.02, "{:.2f}", " ms", rel=True)
     td = made["time_division"][0]
-    r.check("§2.4 time division exceeds the 50 ms bound (Fig. 3b)", "> 50 ms", f"{td:.2f} ms", "> 50 ms", td > 50)
-    r.check("§2.4 ordering: batch < time division < bandwidth allocation", "44.8 < Fig. 3b < 76.8",
-            f"{made['batch'][0]:.2f} < {td:.2f} < {made['bandwidth_allocation'][0]:.2f}", "strict",
-            made["batch"][0] < td < made["bandwidth_allocation"][0])
+    r.ordering("§2.4 time division misses the 50 ms bound (Fig. 3b)", "> 50 ms", f"{td:.2f} ms", td > 50)
+    r.ordering("§2.4 order of the methods", "batch 44.8 < time division (Fig. 3b) < bandwidth allocation 76.8",
+               f"{made['batch'][0]:.2f} < {td:.2f} < {made['bandwidth_allocation'][0]:.2f} ms",
+               made["batch"][0] < td < made["bandwidth_allocation"][0])
     r.write_csv("sec24.csv", ["method", "simulated_ms", "predicted_ms", "paper_ms"],
                 [[m, f"{made[m][0]:.3f}", f"{made[m][1]:.3f}", PAPER_SEC24.get(m, "")] for m in METHODS])
     return made
@@ -67,10 +66,11 @@ def table2(r):
         worst = max(worst, err)
         rows.append([name, "total", f"{total_pred:.2f}", f"{total_sim:.2f}", f"{100 * err:.2f}", paper_pred[0],
                      paper_meas[0]])
-        r.check(f"Table 2 {name}: predicted vs simulated total", "error <= 3.6 %",
-                f"{total_pred:.2f} vs {total_sim:.2f} ms ({100 * err:.2f} %)", "<= 4 %", err <= 0.04)
-    r.check("Table 2: every stream predicted within 4 %", "<= 3.6 %", f"worst {100 * worst:.2f} %", "<= 4 %",
-            worst <= 0.04)
+        r.number(f"Table 2 {name}: predicted batch latency", paper_pred[0], total_pred, 0.02, "{:.2f}", " ms", rel=True)
+        r.ordering(f"Table 2 {name}: prediction error within the paper's (<= 3.6 %)", "<= 3.6 %",
+                   f"{total_pred:.2f} predicted vs {total_sim:.2f} ms simulated ({100 * err:.2f} %)", err <= 0.036)
+    r.ordering("Table 2: every stream predicted within the paper's error (<= 3.6 %)", "<= 3.6 %",
+               f"worst {100 * worst:.2f} %", worst <= 0.036)
     r.write_csv("table2.csv", ["batch", "stream", "predicted_ms", "simulated_ms", "error_pct", "paper_predicted_ms",
                                "paper_measured_ms"], rows)
     return rows
@@ -100,8 +100,14 @@ def report(r, made, rows, dd_rows, wafer_rows):
              f"in {r.wall_seconds():.0f} s. Every batch runs through the batch run-time (`models/host/batch/`), which",
              "computes its schedule with Algorithm 1 on the platform graph, in the packet-level simulator unless",
              "said otherwise.", "",
-             "## Checks", "", r.checks_table(), "",
-             "## §2.4 example", "",
+             "## Checks", "",
+             "Each published figure is a number check (ours against the paper's within a stated tolerance:",
+             "*matches* or *differs*; a difference is *explained* only by a measured cause, here a counter-run",
+             "with one stated change that lands within the tolerance), each stated order an ordering check.", "",
+             r.checks_table(), ""]
+    if r.notes:
+        lines += ["Measured, not explaining a difference:", ""] + [f"* {n}" for n in r.notes] + [""]
+    lines += ["## §2.4 example", "",
              "Platform `configs/platforms/seed002_sec24_example.yaml` (8 GB/s CPU->IOH, 6 GB/s per GPU, GPUs scan",
              "at 10 GB/s). Time division has no number in the paper's text (Fig. 3b); ours is the best order,",
              "320 MB / 6 GB/s + 3.2 ms = 56.53 ms.", "",

@@ -15,15 +15,32 @@ BINARY = os.environ.get("ARBSIM_BIN", os.path.join(ROOT, "build", "pcie-arbsim")
 
 @dataclass
 class Check:
+    """One claim of a paper against ours. A `number` check compares a published figure with
+    ours within a stated tolerance: its verdict is "matches" or "differs", and a difference
+    counts as explained only with a measured cause (`explanation`, which names the
+    measurement). An `ordering` check compares an order or a sign the paper states: "holds"
+    or "fails"."""
     claim: str
+    kind: str
     paper: str
     ours: str
     tolerance: str
-    passed: bool
+    verdict: str
+    deviation: str = ""
+    explanation: str = ""
+
+    @property
+    def ok(self):
+        return self.verdict in ("matches", "holds") or (self.verdict == "differs" and bool(self.explanation))
+
+    def label(self):
+        if self.verdict == "differs":
+            return "differs (explained)" if self.explanation else "**differs (unexplained)**"
+        return self.verdict if self.ok else f"**{self.verdict}**"
 
     def as_json(self):
         d = asdict(self)
-        d["pass"] = d.pop("passed")
+        d["ok"] = self.ok
         return d
 
 
@@ -35,13 +52,35 @@ class Reproduction:
         self.out = os.path.abspath(out_dir)
         os.makedirs(self.out, exist_ok=True)
         self.checks = []
+        self.notes = []  # measured findings that do not explain a difference (shown in the report)
         self.started = time.time()
 
     def path(self, *parts):
         return os.path.join(self.out, *parts)
 
-    def check(self, claim, paper, ours, tolerance, passed):
-        self.checks.append(Check(claim, paper, ours, tolerance, bool(passed)))
+    def number(self, claim, paper, ours, tol, fmt="{:.2f}", unit="", rel=False):
+        """A number check: `ours` matches `paper` within `tol` (absolute, in the numbers' own
+        unit, or relative when `rel`). Returns the check, to explain() a difference."""
+        dev = ours - paper
+        within = abs(dev) <= (tol * abs(paper) if rel else tol)
+        f = lambda x: fmt.format(x) + unit  # noqa: E731
+        tolerance = f"±{100 * tol:g} %" if rel else "±" + fmt.format(tol).lstrip("+") + unit
+        deviation = f(dev) + (f" ({100 * dev / paper:+.0f} %)" if paper else "")
+        c = Check(claim, "number", f(paper), f(ours), tolerance, "matches" if within else "differs", deviation)
+        self.checks.append(c)
+        return c
+
+    def ordering(self, claim, paper, ours, holds):
+        """An ordering (or sign) check: the order the paper states, and whether ours has it."""
+        c = Check(claim, "ordering", paper, ours, "ordering", "holds" if holds else "fails")
+        self.checks.append(c)
+        return c
+
+    @staticmethod
+    def explain(check, measured_cause):
+        """Attaches the measured cause of a number check's difference (only to one that differs)."""
+        if check.verdict == "differs":
+            check.explanation = measured_cause
 
     def sweep(self, name, spec):
         """Writes a sweep spec (a dict) and runs it; returns {run id: results dict}."""
@@ -83,17 +122,34 @@ class Reproduction:
             f.write("\n")
         with open(self.path("report.md"), "w") as f:
             f.write(report_markdown)
-        failed = [c for c in self.checks if not c.passed]
+        bad = [c for c in self.checks if not c.ok]
         for c in self.checks:
-            print(("PASS " if c.passed else "FAIL ") + c.claim + ": paper " + c.paper + ", ours " + c.ours)
-        print(f"{len(self.checks) - len(failed)} passed, {len(failed)} failed")
+            print(f"{c.label().replace('*', '').upper():24} {c.claim}: paper {c.paper}, ours {c.ours}")
+        print(self.summary())
         print("report: " + self.path("report.md"))
-        return 0 if not failed else 1
+        return 0 if not bad else 1
+
+    def summary(self):
+        """e.g. "9 checks: 3 numbers match, 2 differ (2 explained), 4 orderings hold"."""
+        n = [c for c in self.checks if c.kind == "number"]
+        o = [c for c in self.checks if c.kind == "ordering"]
+        matches = sum(c.verdict == "matches" for c in n)
+        explained = sum(c.verdict == "differs" and bool(c.explanation) for c in n)
+        holds = sum(c.verdict == "holds" for c in o)
+        return (f"{len(self.checks)} checks: {matches} of {len(n)} numbers match, {len(n) - matches} differ "
+                f"({explained} explained by a measured cause, {len(n) - matches - explained} unexplained); "
+                f"{holds} of {len(o)} orderings hold")
 
     def checks_table(self):
-        lines = ["| claim | paper | ours | tolerance | pass |", "|---|---|---|---|---|"]
-        for c in self.checks:
-            lines.append(f"| {c.claim} | {c.paper} | {c.ours} | {c.tolerance} | {'yes' if c.passed else '**no**'} |")
+        lines = ["| claim | kind | paper | ours | deviation | tolerance | verdict |", "|---|---|---|---|---|---|---|"]
+        for i, c in enumerate(self.checks, 1):
+            verdict = c.label() + (f" ([{i}](#why-{i}))" if c.explanation else "")
+            lines.append(f"| {c.claim} | {c.kind} | {c.paper} | {c.ours} | {c.deviation or '-'} | {c.tolerance} | {verdict} |")
+        lines += ["", self.summary() + "."]
+        why = [(i, c) for i, c in enumerate(self.checks, 1) if c.explanation]
+        if why:
+            lines += ["", "Measured causes of the differences:", ""]
+            lines += [f"<a id=\"why-{i}\"></a>{i}. {c.claim}: {c.explanation}" for i, c in why]
         return "\n".join(lines)
 
 

@@ -6,10 +6,11 @@
 // (docs/architecture.md, "Flow-level mode"). The two agree when, at every crossbar a
 // transfer passes, no other transfer arrives on the same ingress port and leaves by the
 // same egress port, and - behind a FIFO ingress - no other transfer arrives on the same
-// port at all (it could block behind the other's head). Nor may a transfer share the
-// egress where a cut-through crossbar forwards it from a slower link: the packet model
-// holds the faster link until the TLP's tail has arrived (docs/architecture.md, "Timing of
-// one TLP"), more than the TLP's wire bytes. And posted writes have finite credits per
+// port at all (it could block behind the other's head). (A transfer forwarded from a slower
+// link onto a faster one used to be excluded too, when the packet model held the faster
+// link until the TLP's tail arrived; it now starts the TLP only when the tail can keep up,
+// so the link carries just its wire bytes: docs/architecture.md, "Timing of one TLP".)
+// And posted writes have finite credits per
 // link: a write held back further down fills the buffer its upstream link feeds and
 // blocks whatever else uses that link, where max-min would hand the rest of the link to
 // the others. So a write may share links only from the first link it shares on, and
@@ -135,15 +136,6 @@ class RandomCase {
   // The link between neighbours u and v (one is the other's parent).
   double speed(int u, int v) const { return nodes_[u].parent == v ? nodes_[u].link_GBps : nodes_[v].link_GBps; }
 
-  // Does a cut-through crossbar send p's TLP on from p[a] before its tail is in? The tail
-  // lags by the slowest link since the source or the last store-and-forward node.
-  bool stretched(const Path& p, std::size_t a) const {
-    double slowest = speed(p[a - 1], p[a]);
-    for (std::size_t k = a - 1; k > 0 && !nodes_[p[k]].store_and_forward; --k)
-      slowest = std::min(slowest, speed(p[k - 1], p[k]));
-    return !nodes_[p[a]].store_and_forward && slowest < 0.98 * speed(p[a], p[a + 1]);
-  }
-
   bool uses_edge(const Path& q, int u, int v) const {
     for (std::size_t b = 0; b + 1 < q.size(); ++b)
       if (q[b] == u && q[b + 1] == v) return true;
@@ -152,7 +144,6 @@ class RandomCase {
 
   bool conflict(const Path& p, const Path& q) const {
     for (std::size_t a = 1; a + 1 < p.size(); ++a) {
-      if (stretched(p, a) && uses_edge(q, p[a], p[a + 1])) return true;
       for (std::size_t b = 1; b + 1 < q.size(); ++b)
         if (p[a] == q[b] && p[a - 1] == q[b - 1] && (fifo_ingress(p[a], p[a - 1]) || p[a + 1] == q[b + 1]))
           return true;

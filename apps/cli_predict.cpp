@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include "apps/cli.h"
 #include "apps/output_dir.h"
-#include "models/host/batch/edf_test.h"
+#include "models/batch/edf_test.h"
 #include "platforms/batch_model.h"
 #include "platforms/config.h"
 

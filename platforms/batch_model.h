@@ -5,7 +5,7 @@
 // schedules and by `pcie-arbsim predict`, without elaborating SystemC.
 #pragma once
 #include <memory>
-#include "models/host/batch/batch_runtime.h"
+#include "models/batch/batch_runtime.h"
 #include "platforms/config.h"
 #include "platforms/topology.h"
 

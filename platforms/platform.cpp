@@ -1,6 +1,7 @@
 #include "platforms/platform.h"
 #include <algorithm>
-#include "models/host/seed000_policy.h"
+#include "models/host/priority_policy.h"
+#include "models/pcie/tc_vc_map.h"
 #include "platforms/batch_model.h"
 #include "testbenches/batch_app.h"
 #include "models/pcie/root_complex.h"
@@ -221,11 +222,11 @@ ArbiterSpec Platform::policy_vc_arbiter(const ArbiterSpec& configured) const {
 
 std::unique_ptr<TcPolicy> Platform::make_policy() const {
   const DriverCfg& d = cfg_.driver;
-  Seed000Mode mode;
-  if (!parse_seed000_mode(d.policy, &mode)) return std::make_unique<StaticTcPolicy>();
+  PriorityMode mode;
+  if (!parse_priority_mode(d.policy, &mode)) return std::make_unique<StaticTcPolicy>();
   double bw = d.bandwidth_GBps;
   if (bw <= 0) bw = first_gpu_link_write_GBps();
-  return std::make_unique<Seed000Policy>(mode, static_cast<int>(gpus_.size()), bw, d.qos_check_ns, d.qos_margin_ns);
+  return std::make_unique<PriorityTcPolicy>(mode, static_cast<int>(gpus_.size()), bw, d.qos_check_ns, d.qos_margin_ns);
 }
 
 // Eq. 3's BW by default: what the first GPU's link moves upward for large writes.

@@ -15,7 +15,7 @@
 #include "platforms/config.h"
 #include "platforms/flow_limits.h"
 #include "platforms/topology.h"
-#include "models/host/batch/batch_runtime.h"
+#include "models/batch/batch_runtime.h"
 #include "testbenches/app.h"
 
 namespace arbsim {

@@ -5,7 +5,7 @@
 // Table 2) and the predicted and measured time of the whole program.
 #pragma once
 #include <vector>
-#include "models/host/batch/batch_runtime.h"
+#include "models/batch/batch_runtime.h"
 #include "platforms/batch_model.h"
 #include "testbenches/app.h"
 

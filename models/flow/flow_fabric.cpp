@@ -2,7 +2,7 @@
 #include "models/common/sc_progress.h"
 #include <algorithm>
 #include <cmath>
-#include "models/host/priority_ranking.h"
+#include "models/pcie/tc_vc_map.h"
 
 namespace arbsim {
 

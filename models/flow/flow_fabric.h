@@ -6,17 +6,17 @@
 // docs/architecture.md, "Flow-level mode", says what this leaves out.
 #pragma once
 #include <array>
-#include "models/common/progress_guard.h"
 #include <deque>
 #include <functional>
 #include <map>
 #include <vector>
 #include <systemc>
+#include "models/common/copy_executor.h"
+#include "models/common/link_stats.h"
+#include "models/common/progress_guard.h"
 #include "models/common/transfer_tracker.h"
 #include "models/flow/flow_network.h"
 #include "models/flow/flow_scheduler.h"
-#include "models/gpu/copy_executor.h"
-#include "models/pcie/egress_port.h"
 
 namespace arbsim {
 
@@ -83,7 +83,7 @@ class FlowFabric : public sc_core::sc_module {
 
 // One copy engine in the flow-level mode: commands in order, one at a time; the next
 // starts when the current one's data has been sent, as a DMA engine starts the next when
-// it has issued the last request (models/gpu/dma_engine.h).
+// it has issued the last request (models/pcie/dma_engine.h).
 class FlowEngine : public CopyExecutor {
  public:
   FlowEngine(FlowFabric& fabric, int node, int tags) : fabric_(fabric), node_(node), tags_(tags) {}

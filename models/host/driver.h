@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 #include <systemc>
-#include "models/gpu/copy_executor.h"
+#include "models/common/copy_executor.h"
 #include "models/gpu/gpu_compute.h"
 #include "models/host/tc_policy.h"
 

@@ -33,7 +33,7 @@ std::array<uint8_t, kNumTcs> priority_vc_map(const std::vector<int>& ranking) {
   constexpr uint8_t kUnset = 0xFF;
   std::array<uint8_t, kNumTcs> map;
   map.fill(kUnset);
-  const int half = kNumTcs / kSeed000PacketTypes;  // 4 response VCs above 4 request VCs
+  const int half = kNumTcs / kPacketTypes;  // 4 response VCs above 4 request VCs
   for (std::size_t k = 0; k < ranking.size(); ++k) {
     const int rank = std::min<int>(static_cast<int>(k), half - 1);
     map[eq1_tc(ranking[k], 1)] = static_cast<uint8_t>(kNumTcs - 1 - rank);
@@ -45,14 +45,6 @@ std::array<uint8_t, kNumTcs> priority_vc_map(const std::vector<int>& ranking) {
     if (vc == kUnset) vc = 0;  // TCs of absent destinations: never used
   map[0] = 0;
   return map;
-}
-
-uint8_t scale_vc(uint8_t vc8, int n_vc) { return static_cast<uint8_t>(vc8 * n_vc / kNumTcs); }
-
-std::array<uint8_t, kNumTcs> scale_map(const std::array<uint8_t, kNumTcs>& vc8, int n_vc) {
-  std::array<uint8_t, kNumTcs> m;
-  for (int tc = 0; tc < kNumTcs; ++tc) m[tc] = scale_vc(vc8[tc], n_vc);
-  return m;
 }
 
 }  // namespace arbsim

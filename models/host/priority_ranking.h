@@ -15,9 +15,9 @@
 
 namespace arbsim {
 
-constexpr int kSeed000PacketTypes = 2;  // N_T
+constexpr int kPacketTypes = 2;  // N_T
 
-int eq1_tc(int dest_gpu, int packet_type, int n_t = kSeed000PacketTypes);
+int eq1_tc(int dest_gpu, int packet_type, int n_t = kPacketTypes);
 int eq2_vc(int tc, int n_vc);
 double eq3_transfer_ns(uint64_t remaining_bytes, double bytes_per_ns);
 
@@ -38,10 +38,5 @@ std::vector<int> rank_destinations(const std::vector<DestinationLoad>& loads, Ra
 // destinations share the lowest VCs). TC0 is hard-wired to VC0 (PCIe), so whichever TC
 // the ranking put on VC0 trades places with TC0.
 std::array<uint8_t, kNumTcs> priority_vc_map(const std::vector<int>& ranking);
-
-// Scales an 8-VC map to a link with n VCs, keeping the order (vc * n / 8).
-uint8_t scale_vc(uint8_t vc8, int n_vc);
-// A whole 8-VC map scaled to a link with n VCs.
-std::array<uint8_t, kNumTcs> scale_map(const std::array<uint8_t, kNumTcs>& vc8, int n_vc);
 
 }  // namespace arbsim

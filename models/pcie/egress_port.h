@@ -16,6 +16,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include "models/common/link_stats.h"
 #include "models/common/progress_guard.h"
 #include "models/pcie/arbiters/arbiter.h"
 #include "models/pcie/credits.h"
@@ -36,21 +37,7 @@ struct EgressConfig {
   std::vector<std::string> slot_names;      // [slot] what requests there (results.json); may be empty
 };
 
-// A requester that had a head waiting at the end of the run and was never granted on that
-// VC: starvation that lasted to the cut-off.
-struct NeverGranted {
-  std::string requester;
-  int vc = 0;
-  double waiting_ps = 0;  // age of its head at the end
-};
-
-struct EgressStats {
-  uint64_t tlps = 0, payload_bytes = 0, wire_bytes = 0;  // TLPs whose transmission ended in the run
-  double busy_ps = 0, credit_stall_ps = 0;               // inside the run
-  std::array<uint64_t, kMaxVcs> vc_bytes{}, vc_grants{};
-  std::array<double, kMaxVcs> vc_max_head_wait_ps{};     // granted heads, and heads still waiting at the end
-  std::vector<NeverGranted> never_granted;
-};
+static_assert(kLinkStatsVcs == kMaxVcs, "link statistics hold one entry per VC");
 
 class EgressPort : public sc_core::sc_module {
  public:

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 #include "models/common/transfer_tracker.h"
-#include "models/gpu/dma_engine.h"
+#include "models/pcie/dma_engine.h"
 #include "models/pcie/fabric_node.h"
 
 namespace arbsim {

@@ -6,7 +6,7 @@
 #pragma once
 #include <memory>
 #include <vector>
-#include "models/gpu/dma_engine.h"
+#include "models/pcie/dma_engine.h"
 #include "models/pcie/switch.h"
 
 namespace arbsim {

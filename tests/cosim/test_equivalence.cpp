@@ -99,7 +99,7 @@ TEST_F(Equivalence, AnnotatedExample) { expect_equivalent("configs/examples/full
 TEST_F(Equivalence, EveryArbiterUnderContention) { expect_equivalent("tests/cosim/arbiters.yaml"); }
 
 // A seed 000 policy builds strict+starvation VC arbiters itself; --arbiter-impl reaches them.
-TEST_F(Equivalence, Seed000PolicyArbiters) {
+TEST_F(Equivalence, PriorityTcPolicyArbiters) {
   expect_equivalent("configs/scenarios/seed000_pair.yaml",
                     {"--sim-time", "3ms", "-s", "driver.policy=priority_s", "-s", "driver.starvation_threshold=4",
                      "-s", "platform.defaults.link.vcs=4"});

@@ -6,7 +6,7 @@
 // kernel: 56.53 ms.
 #include <gtest/gtest.h>
 #include <algorithm>
-#include "models/host/batch/batch_predictor.h"
+#include "models/batch/batch_predictor.h"
 
 using namespace arbsim;
 

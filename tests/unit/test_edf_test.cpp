@@ -1,7 +1,7 @@
 // The non-preemptive EDF test of Jeffay, Stanat and Martel (seed 002 §4.2's reference [4]),
 // on task sets worked by hand.
 #include <gtest/gtest.h>
-#include "models/host/batch/edf_test.h"
+#include "models/batch/edf_test.h"
 
 using namespace arbsim;
 

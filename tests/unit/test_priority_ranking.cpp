@@ -1,10 +1,11 @@
 // Seed 000's ranking rules on hand-worked cases (seed 000 §3.1-3.3, Eq. 1-3).
 #include <gtest/gtest.h>
 #include "models/host/priority_ranking.h"
+#include "models/pcie/tc_vc_map.h"
 
 using namespace arbsim;
 
-TEST(Seed000Equations, Eq1AssignsEightTcsToFourGpus) {
+TEST(PriorityEquations, Eq1AssignsEightTcsToFourGpus) {
   // TC = 2 * ID_D + ID_T: GPU0 requests TC0, responses TC1, ..., GPU3 responses TC7.
   EXPECT_EQ(eq1_tc(0, 0), 0);
   EXPECT_EQ(eq1_tc(0, 1), 1);
@@ -12,13 +13,13 @@ TEST(Seed000Equations, Eq1AssignsEightTcsToFourGpus) {
   EXPECT_EQ(eq1_tc(3, 1), 7);
 }
 
-TEST(Seed000Equations, Eq2FoldsTcsOntoVcs) {
+TEST(PriorityEquations, Eq2FoldsTcsOntoVcs) {
   EXPECT_EQ(eq2_vc(7, 8), 7);
   EXPECT_EQ(eq2_vc(5, 2), 1);
   EXPECT_EQ(eq2_vc(6, 4), 2);
 }
 
-TEST(Seed000Equations, Eq3PredictsRemainingTime) {
+TEST(PriorityEquations, Eq3PredictsRemainingTime) {
   EXPECT_DOUBLE_EQ(eq3_transfer_ns(1300000, 13.0), 100000.0);  // 1.3 MB at 13 GB/s = 100 us
 }
 

@@ -1,4 +1,4 @@
-#include "models/host/batch/batch_runtime.h"
+#include "models/batch/batch_runtime.h"
 #include "models/common/sc_progress.h"
 #include <algorithm>
 

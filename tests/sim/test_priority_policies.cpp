@@ -28,7 +28,7 @@ SimOutcome two_copies(const std::string& policy, const std::string& extra = "") 
 
 }  // namespace
 
-TEST(Seed000Policies, RoundRobinInterleavesBothCopies) {
+TEST(PriorityPolicies, RoundRobinInterleavesBothCopies) {
   SimOutcome o = two_copies("rr");
   const double a = app(o, "a")["max_ns"].get<double>(), b = app(o, "b")["max_ns"].get<double>();
   EXPECT_NEAR(a, 511 * kS + 150, 0.01 * (511 * kS + 150));
@@ -36,7 +36,7 @@ TEST(Seed000Policies, RoundRobinInterleavesBothCopies) {
   EXPECT_EQ(o.results["policy"], "rr");
 }
 
-TEST(Seed000Policies, PrioritySmallFirstFinishesTheSmallCopyAlone) {
+TEST(PriorityPolicies, PrioritySmallFirstFinishesTheSmallCopyAlone) {
   SimOutcome o = two_copies("priority_s");
   const double a = app(o, "a")["max_ns"].get<double>(), b = app(o, "b")["max_ns"].get<double>();
   EXPECT_NEAR(a, 256 * kS + 150, 0.01 * (256 * kS + 150));
@@ -44,13 +44,13 @@ TEST(Seed000Policies, PrioritySmallFirstFinishesTheSmallCopyAlone) {
   EXPECT_LT(a, b);
 }
 
-TEST(Seed000Policies, PriorityLargeFirstMakesTheSmallCopyWait) {
+TEST(PriorityPolicies, PriorityLargeFirstMakesTheSmallCopyWait) {
   SimOutcome o = two_copies("priority_l");
   const double a = app(o, "a")["max_ns"].get<double>();
   EXPECT_NEAR(a, 1280 * kS + 150, 0.01 * (1280 * kS + 150));
 }
 
-TEST(Seed000Policies, StarvationThresholdBoundsTheLowTasksHeadWait) {
+TEST(PriorityPolicies, StarvationThresholdBoundsTheLowTasksHeadWait) {
   // priority_s with x = 4: B's head at rc0 -> sw1 waits at most 4 grants plus the one in
   // progress, and B gets every 5th grant while A transfers.
   const int x = 4;
@@ -69,7 +69,7 @@ TEST(Seed000Policies, StarvationThresholdBoundsTheLowTasksHeadWait) {
 // now moves a TC only once its TLPs sent on the old VC have drained (their credits are
 // back), holding new ones meanwhile (EgressPort::set_tc_map), so order holds. Host-pushed
 // 64 KiB copies to two GPUs on 8 VCs, re-ranked at every arrival and completion.
-TEST(Seed000Policies, RemapsKeepPostedWritesInOrder) {
+TEST(PriorityPolicies, RemapsKeepPostedWritesInOrder) {
   const std::string yaml =
       "platform: {include: configs/platforms/seed002_sec24_example.yaml, h2d_mode: push, defaults: {link: {vcs: 8}}}\n"
       "driver: {policy: priority_s}\n"

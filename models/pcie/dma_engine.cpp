@@ -1,4 +1,4 @@
-#include "models/gpu/dma_engine.h"
+#include "models/pcie/dma_engine.h"
 #include <algorithm>
 #include "models/pcie/fabric_node.h"
 #include "models/pcie/tlp_pool.h"

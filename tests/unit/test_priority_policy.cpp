@@ -1,9 +1,9 @@
-// Seed000Policy against a fake fabric: which TC each command gets (Eq. 1), when the map is
+// PriorityTcPolicy against a fake fabric: which TC each command gets (Eq. 1), when the map is
 // reprogrammed (command arrival and completion, seed 000 §3.2), and QoS escalation by
 // Eq. 3 (§3.3), on hand-worked sequences.
 #include <gtest/gtest.h>
 #include <map>
-#include "models/host/seed000_policy.h"
+#include "models/host/priority_policy.h"
 
 using namespace arbsim;
 
@@ -38,8 +38,8 @@ MemcpyRequest h2d(int gpu, uint64_t bytes, double deadline = 0) {
 
 }  // namespace
 
-TEST(Seed000Policy, Eq1TcForReadsWritesAndPeers) {
-  Seed000Policy p(Seed000Mode::RoundRobin, 4, 10.0, 0);
+TEST(PriorityTcPolicy, Eq1TcForReadsWritesAndPeers) {
+  PriorityTcPolicy p(PriorityMode::RoundRobin, 4, 10.0, 0);
   EXPECT_EQ(p.assign_tc(h2d(2, 100)), 5);  // device read: data are completions, ID_T = 1
   MemcpyRequest w = h2d(2, 100);
   w.dir = CopyDir::D2H;
@@ -51,18 +51,18 @@ TEST(Seed000Policy, Eq1TcForReadsWritesAndPeers) {
   EXPECT_EQ(p.assign_tc(peer), 6);  // ID_D is the destination GPU
 }
 
-TEST(Seed000Policy, RoundRobinNeverRemaps) {
+TEST(PriorityTcPolicy, RoundRobinNeverRemaps) {
   FakeFabric f;
-  Seed000Policy p(Seed000Mode::RoundRobin, 2, 10.0, 0);
+  PriorityTcPolicy p(PriorityMode::RoundRobin, 2, 10.0, 0);
   p.attach(f);
   p.on_submit(1, h2d(0, 100));
   p.on_complete(1);
   EXPECT_EQ(f.updates, 0);
 }
 
-TEST(Seed000Policy, SmallFirstRanksByRemainingBytesAtEachEvent) {
+TEST(PriorityTcPolicy, SmallFirstRanksByRemainingBytesAtEachEvent) {
   FakeFabric f;
-  Seed000Policy p(Seed000Mode::PriorityS, 2, 10.0, 0);
+  PriorityTcPolicy p(PriorityMode::SmallestFirst, 2, 10.0, 0);
   p.attach(f);
   p.on_submit(1, h2d(0, 1000000));  // GPU0: 1 MB
   p.on_start(1, 11);
@@ -77,9 +77,9 @@ TEST(Seed000Policy, SmallFirstRanksByRemainingBytesAtEachEvent) {
   EXPECT_EQ(f.map[3], 6);
 }
 
-TEST(Seed000Policy, LargeFirstIsTheReverse) {
+TEST(PriorityTcPolicy, LargeFirstIsTheReverse) {
   FakeFabric f;
-  Seed000Policy p(Seed000Mode::PriorityL, 2, 10.0, 0);
+  PriorityTcPolicy p(PriorityMode::LargestFirst, 2, 10.0, 0);
   p.attach(f);
   p.on_submit(1, h2d(0, 1000000));
   p.on_submit(2, h2d(1, 100000));
@@ -87,10 +87,10 @@ TEST(Seed000Policy, LargeFirstIsTheReverse) {
   EXPECT_EQ(f.map[3], 6);
 }
 
-TEST(Seed000Policy, QosEscalatesWhenEq3PredictsAMiss) {
+TEST(PriorityTcPolicy, QosEscalatesWhenEq3PredictsAMiss) {
   FakeFabric f;
   // BW = 10 B/ns. GPU0's 1 MB command needs 100 us alone; its deadline is 150 us.
-  Seed000Policy p(Seed000Mode::Qos, 2, 10.0, 1000);
+  PriorityTcPolicy p(PriorityMode::DeadlineAware, 2, 10.0, 1000);
   p.attach(f);
   p.on_submit(1, h2d(0, 1000000, 150000));
   p.on_start(1, 11);
@@ -116,9 +116,9 @@ TEST(Seed000Policy, QosEscalatesWhenEq3PredictsAMiss) {
 // A new ranking that orders the open commands' TCs as the programmed map does is not
 // programmed; one that reverses two of them is. Idle destinations rank by GPU index, so the
 // first map already orders GPU0 (TC1) > GPU1 (TC3) > GPU2 (TC5).
-TEST(Seed000Policy, RemapsOnlyWhenTheOrderOfOpenTcsChanges) {
+TEST(PriorityTcPolicy, RemapsOnlyWhenTheOrderOfOpenTcsChanges) {
   FakeFabric f;
-  Seed000Policy p(Seed000Mode::PriorityS, 3, 10.0, 0);
+  PriorityTcPolicy p(PriorityMode::SmallestFirst, 3, 10.0, 0);
   p.attach(f);
   p.on_submit(1, h2d(0, 1000));  // ranking 0, 1, 2: TC1 -> VC7, TC3 -> VC6, TC5 -> VC5
   EXPECT_EQ(f.updates, 1);
@@ -139,10 +139,10 @@ TEST(Seed000Policy, RemapsOnlyWhenTheOrderOfOpenTcsChanges) {
   EXPECT_EQ(f.updates, 3);
 }
 
-TEST(Seed000Policy, QosMarginEscalatesEarlier) {
+TEST(PriorityTcPolicy, QosMarginEscalatesEarlier) {
   FakeFabric f;
   // As above, with a 20 us margin: at 40 us, 40 + 100 + 20 > 150 already.
-  Seed000Policy p(Seed000Mode::Qos, 2, 10.0, 1000, 20000);
+  PriorityTcPolicy p(PriorityMode::DeadlineAware, 2, 10.0, 1000, 20000);
   p.attach(f);
   p.on_submit(1, h2d(0, 1000000, 150000));
   p.on_start(1, 11);

@@ -1,4 +1,4 @@
-#include "models/host/batch/edf_test.h"
+#include "models/batch/edf_test.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

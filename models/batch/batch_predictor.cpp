@@ -1,4 +1,4 @@
-#include "models/host/batch/batch_predictor.h"
+#include "models/batch/batch_predictor.h"
 #include <algorithm>
 #include <cmath>
 #include <map>

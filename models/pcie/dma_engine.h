@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 #include "models/common/transfer_tracker.h"
-#include "models/gpu/copy_executor.h"
+#include "models/common/copy_executor.h"
 #include "models/pcie/tlp_queue.h"
 
 namespace arbsim {

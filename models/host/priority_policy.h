@@ -7,8 +7,9 @@
 //   qos         QoOS (§3.3): priority_s, plus a destination whose command is predicted by
 //               Eq. 3 to miss its deadline is raised to the top until that command ends
 // The remapping reprograms the TC/VC maps of every egress port (docs/host-policies.md):
-// TCs stay as Eq. 1 assigns them, so TLPs already in flight are re-prioritised at their
-// next arbitration.
+// TCs stay as Eq. 1 assigns them; each port moves a TC to its new VC once the TC's TLPs on
+// the old one have drained (EgressPort::set_tc_map), so queued TLPs are re-prioritised
+// without passing the ones ahead of them.
 #pragma once
 #include <map>
 #include <string>
@@ -17,22 +18,22 @@
 
 namespace arbsim {
 
-enum class Seed000Mode { RoundRobin, PriorityS, PriorityL, Qos };
-bool parse_seed000_mode(const std::string& name, Seed000Mode* out);
+enum class PriorityMode { RoundRobin, SmallestFirst, LargestFirst, DeadlineAware };
+bool parse_priority_mode(const std::string& name, PriorityMode* out);
 
-class Seed000Policy : public TcPolicy {
+class PriorityTcPolicy : public TcPolicy {
  public:
   // bytes_per_ns: BW of Eq. 3; tick_ns: how often QoS deadlines are re-predicted;
   // margin_ns: escalate when the prediction comes within this of the deadline (it covers
   // the time to the next check and the path latency Eq. 3 leaves out).
-  Seed000Policy(Seed000Mode mode, int gpus, double bytes_per_ns, double tick_ns, double margin_ns = 0);
+  PriorityTcPolicy(PriorityMode mode, int gpus, double bytes_per_ns, double tick_ns, double margin_ns = 0);
 
   void attach(FabricControl& fabric) override { fabric_ = &fabric; }
   int assign_tc(const MemcpyRequest& r) override;
   void on_submit(uint64_t cmd, const MemcpyRequest& r) override;
   void on_start(uint64_t cmd, uint64_t transfer) override;
   void on_complete(uint64_t cmd) override;
-  double tick_ns() const override { return mode_ == Seed000Mode::Qos ? tick_ns_ : 0; }
+  double tick_ns() const override { return mode_ == PriorityMode::DeadlineAware ? tick_ns_ : 0; }
   void on_tick() override { remap(); }
   const char* name() const override;
   const std::array<uint8_t, kNumTcs>& current_map() const { return map_; }
@@ -48,7 +49,7 @@ class Seed000Policy : public TcPolicy {
   void remap();
   bool orders_open_tcs_alike(const std::array<uint8_t, kNumTcs>& next) const;
 
-  Seed000Mode mode_;
+  PriorityMode mode_;
   int gpus_;
   double bytes_per_ns_, tick_ns_, margin_ns_;
   FabricControl* fabric_ = nullptr;

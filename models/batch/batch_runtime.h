@@ -13,8 +13,8 @@
 #include <memory>
 #include <vector>
 #include <systemc>
-#include "models/host/batch/batch_predictor.h"
-#include "models/host/batch/staged_copy.h"
+#include "models/batch/batch_predictor.h"
+#include "models/batch/staged_copy.h"
 #include "models/host/driver.h"
 
 namespace arbsim {

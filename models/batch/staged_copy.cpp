@@ -1,4 +1,4 @@
-#include "models/host/batch/staged_copy.h"
+#include "models/batch/staged_copy.h"
 #include <algorithm>
 
 namespace arbsim {

@@ -9,7 +9,7 @@
 #include <string>
 #include "models/pcie/egress_port.h"
 #include "models/pcie/tlp_pool.h"
-#include "platforms/simulation.h"
+#include "apps/run/simulation.h"
 
 using namespace arbsim;
 
@@ -38,9 +38,9 @@ std::string chain_config(int switches, uint64_t mib) {
 extern "C" int sc_main(int argc, char** argv) {
   const int switches = argc > 1 ? std::atoi(argv[1]) : 4;
   const uint64_t mib = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 256;
-  const Config cfg = load_config_text(chain_config(switches, mib));
+  const Scenario s = load_scenario_text(chain_config(switches, mib));
   const auto t0 = std::chrono::steady_clock::now();
-  SimOutcome o = simulate(cfg);
+  SimOutcome o = simulate(s);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double hops = static_cast<double>(EgressPort::total_hops());
   std::printf("fabric_bench: %d switches, 2 x %llu MiB (Gen4 x16, write + read)\n", switches,

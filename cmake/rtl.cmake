@@ -6,14 +6,6 @@
 
 option(ARBSIM_COSIM "Build the RTL arbiter co-simulation (needs Verilator 5)" ON)
 
-# The adapter lives under models/pcie/arbiters/, whose *.cpp the globs in CMakeLists.txt
-# collect for the SystemC-free policy library; it belongs to arbsim_rtl only.
-foreach(_target arbsim_policy arbsim_sim)
-  get_target_property(_sources ${_target} SOURCES)
-  list(FILTER _sources EXCLUDE REGEX "/models/pcie/arbiters/rtl/")
-  set_property(TARGET ${_target} PROPERTY SOURCES ${_sources})
-endforeach()
-
 if(ARBSIM_COSIM)
   find_package(verilator 5.0 QUIET HINTS $ENV{VERILATOR_ROOT})
 endif()
@@ -42,11 +34,11 @@ set(ARBSIM_RTL_MAXL 256)
 # Verilator's lint: every warning stops the build (-Wno-fatal: report and go on).
 set(ARBSIM_RTL_LINT "-Wall" CACHE STRING "Verilator warning options for the arbiter RTL")
 
-set(_rtl_dir ${CMAKE_SOURCE_DIR}/rtl)
-file(GLOB ARBSIM_ADAPTER_SRC CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/models/pcie/arbiters/rtl/*.cpp)
-set(_models_cpp ${CMAKE_BINARY_DIR}/generated/rtl_models.cpp)
+set(_rtl_dir ${PROJECT_SOURCE_DIR}/rtl)
+file(GLOB ARBSIM_ADAPTER_SRC CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/models/pcie/arbiters/rtl/*.cpp)
+set(_models_cpp ${PROJECT_BINARY_DIR}/generated/rtl_models.cpp)
 add_library(arbsim_rtl STATIC ${ARBSIM_ADAPTER_SRC} ${_models_cpp})
-target_link_libraries(arbsim_rtl PUBLIC arbsim_policy PkgConfig::SYSTEMC)
+target_link_libraries(arbsim_rtl PUBLIC arbsim_core PkgConfig::SYSTEMC)
 
 set(_includes "")
 set(_exposes "")
@@ -100,11 +92,11 @@ target_precompile_headers(arbsim_rtl PRIVATE <systemc.h> <verilated.h> <verilate
 target_link_libraries(arbsim_sim PUBLIC "$<LINK_LIBRARY:WHOLE_ARCHIVE,arbsim_rtl>")
 
 # ---- Tests ------------------------------------------------------------------------------
-file(GLOB COSIM_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/cosim/*.cpp)
-add_executable(cosim_tests ${COSIM_TESTS} ${CMAKE_SOURCE_DIR}/tests/sim/sc_main_stub.cpp)
-target_link_libraries(cosim_tests PRIVATE arbsim_sim GTest::gtest_main)
+file(GLOB COSIM_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/cosim/*.cpp)
+add_executable(cosim_tests ${COSIM_TESTS} ${PROJECT_SOURCE_DIR}/tests/sim/sc_main_stub.cpp)
+target_link_libraries(cosim_tests PRIVATE arbsim_run GTest::gtest_main)
 target_compile_definitions(cosim_tests PRIVATE
-  ARBSIM_BIN="$<TARGET_FILE:pcie-arbsim>" ARBSIM_SRC="${CMAKE_SOURCE_DIR}")
+  ARBSIM_BIN="$<TARGET_FILE:pcie-arbsim>" ARBSIM_SRC="${PROJECT_SOURCE_DIR}")
 add_dependencies(cosim_tests pcie-arbsim)
 gtest_discover_tests(cosim_tests NO_PRETTY_VALUES PROPERTIES TIMEOUT 300 LABELS cosim
-  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  WORKING_DIRECTORY ${PROJECT_BINARY_DIR})

@@ -5,10 +5,10 @@
 // warning in the log and one entry per setting in results.json `fidelity_notes`, so a
 // number from the flow mode is never silently the answer to another question.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
-#include "platforms/config.h"
-#include "platforms/topology.h"
+#include "platforms/topology/scenario.h"
 
 namespace arbsim {
 
@@ -18,8 +18,8 @@ struct FidelityNote {
   std::string effect;   // what the flow mode does instead
 };
 
-// The settings of `cfg` the flow mode ignores (empty for a config it represents, and for
-// the packet mode, which represents all of them).
-std::vector<FidelityNote> flow_fidelity_notes(const Config& cfg, const Topology& topo);
+// The settings of the scenario the flow mode ignores (empty for one it represents).
+// `vc_arbiter`: the one the driver's policy sets at every egress, if it sets one.
+std::vector<FidelityNote> flow_fidelity_notes(const Scenario& s, const std::optional<ArbiterSpec>& vc_arbiter);
 
 }  // namespace arbsim

@@ -1,15 +1,16 @@
-// Traffic apps: the testbenches that drive the platform through the host driver.
-// Every app records the bytes it moved, the iterations it completed and the latency of
-// each transfer (command submitted -> last byte delivered).
+// The base of every traffic app (a testbench that drives the platform through the host
+// driver): when it starts, when it must stop, how it issues a copy and what it records -
+// the bytes it moved, the iterations it completed and each transfer's latency (command
+// submitted -> last byte delivered). One file per kind: copy_exec_app.h, stream_app.h,
+// batch_app.h.
 #pragma once
 #include <cstdint>
-#include "models/common/progress_guard.h"
 #include <functional>
-#include <random>
 #include <vector>
 #include <systemc>
+#include "models/common/progress_guard.h"
 #include "models/host/driver.h"
-#include "platforms/config.h"
+#include "testbenches/app_params.h"
 
 namespace arbsim {
 
@@ -21,11 +22,19 @@ struct AppStats {
   bool issued_any = false;
 };
 
+// What every app is given besides its kind's parameters.
+struct AppSetup {
+  AppTiming timing;
+  int gpu = 0;            // GPU ordinal (the driver's numbering)
+  int peer = -1;          // a peer copy's destination GPU ordinal
+  int host_rc = -1;       // the socket whose memory its copies use; -1 = the GPU's own
+  uint32_t flow_id = 0;   // tags its transfers (ordering checks, statistics)
+};
+
 class App : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(App);
-  App(sc_core::sc_module_name name, const AppCfg& cfg, Driver& driver, int gpu, int peer, uint32_t flow_id);
-  const AppCfg& config() const { return cfg_; }
+  App(sc_core::sc_module_name name, const AppSetup& setup, Driver& driver);
   const AppStats& stats() const { return stats_; }
   bool finished() const { return finished_; }
 
@@ -35,11 +44,10 @@ class App : public sc_core::sc_module {
   bool past_deadline() const;            // duration_ns elapsed since start_ns
   void copy(CopyDir dir, uint64_t bytes, std::function<void()> then);
   void finish() { finished_ = true; }
+  static sc_core::sc_time ns(double v) { return sc_core::sc_time(v * 1000.0, sc_core::SC_PS); }
 
-  const AppCfg cfg_;
+  const AppSetup setup_;
   Driver& driver_;
-  const int gpu_, peer_;
-  const uint32_t flow_id_;
   AppStats stats_;
 
  private:
@@ -47,39 +55,6 @@ class App : public sc_core::sc_module {
   sc_core::sc_event wake_;
   ProgressGuard guard_;
   bool finished_ = false;
-};
-
-// Copy-then-execute (seed 000 §1): copy in, run the kernel, optionally copy out; repeat.
-class CopyExecApp : public App {
- public:
-  using App::App;
-
- protected:
-  void on_wake() override { iterate(); }
-
- private:
-  void iterate();
-  void after_copy_in();
-  void end_iteration();
-};
-
-// Synthetic stream of copies: fixed or seeded-uniform sizes, back to back (keeping `depth`
-// commands queued) or at a rate. Also GPU-to-GPU peer copies (direction p2p).
-class StreamApp : public App {
- public:
-  StreamApp(sc_core::sc_module_name name, const AppCfg& cfg, Driver& driver, int gpu, int peer,
-            uint32_t flow_id, uint64_t seed);
-
- protected:
-  void on_wake() override;
-
- private:
-  bool may_issue() const;
-  void issue_one(uint64_t size);
-  uint64_t next_size();
-  std::mt19937_64 rng_;
-  int64_t issued_ = 0;
-  int outstanding_ = 0;
 };
 
 }  // namespace arbsim

@@ -2,20 +2,16 @@
 
 namespace arbsim {
 
-BatchApp::BatchApp(sc_core::sc_module_name name, const AppCfg& cfg, Driver& driver, BatchRuntime& runtime,
-                   BatchProgram program, uint32_t flow_id)
-    : App(name, cfg, driver, program.batches.front().front().gpu, -1, flow_id),
-      runtime_(runtime),
-      program_(std::move(program)) {
-  parse_batch_method(cfg.batch_method, &method_);
-}
+BatchApp::BatchApp(sc_core::sc_module_name name, const AppSetup& setup, const BatchParams& p, Driver& driver,
+                   BatchRuntime& runtime, BatchProgram program)
+    : App(name, setup, driver), p_(p), runtime_(runtime), program_(std::move(program)) {}
 
 // Back to back (period 0): the next run is issued when one completes; else one per period.
 void BatchApp::on_wake() {
-  if (cfg_.count > 0 && issued_ >= cfg_.count) return finish();
+  if (p_.count > 0 && issued_ >= p_.count) return finish();
   if (past_deadline()) return finish();
   issue();
-  if (cfg_.period_ns > 0) wake_at(sc_core::sc_time(cfg_.period_ns, sc_core::SC_NS));
+  if (p_.period_ns > 0) wake_at(sc_core::sc_time(p_.period_ns, sc_core::SC_NS));
 }
 
 // One run: every batch of the program, queued at once (the run-time runs them atomically
@@ -27,7 +23,7 @@ void BatchApp::issue() {
   stats_.issued_any = true;
   const double start_ns = start.to_seconds() * 1e9;
   for (std::size_t step = 0; step < program_.program.size(); ++step)
-    runtime_.batch_op_async(program_.batches[program_.program[step]], method_,
+    runtime_.batch_op_async(program_.batches[program_.program[step]], p_.method,
                             [this, step, start_ns](const BatchResult& r) { batch_done(step, start_ns, r); },
                             program_.reserved);
 }
@@ -45,7 +41,7 @@ void BatchApp::batch_done(std::size_t step, double run_start_ns, const BatchResu
   stats_.latencies_ns.push_back(r.end_ns - run_start_ns);
   if (first_run) program_ns_ = r.end_ns - run_start_ns;
   stats_.last_done = sc_core::sc_time_stamp();
-  if (cfg_.period_ns <= 0) on_wake();
+  if (p_.period_ns <= 0) on_wake();
 }
 
 }  // namespace arbsim

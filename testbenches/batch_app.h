@@ -6,15 +6,15 @@
 #pragma once
 #include <vector>
 #include "models/batch/batch_runtime.h"
-#include "platforms/batch_model.h"
 #include "testbenches/app.h"
 
 namespace arbsim {
 
 class BatchApp : public App {
  public:
-  BatchApp(sc_core::sc_module_name name, const AppCfg& cfg, Driver& driver, BatchRuntime& runtime,
-           BatchProgram program, uint32_t flow_id);
+  // `program`: the app's batches as the run-time's ops (platforms/topology/batch_model.h).
+  BatchApp(sc_core::sc_module_name name, const AppSetup& setup, const BatchParams& p, Driver& driver,
+           BatchRuntime& runtime, BatchProgram program);
   const BatchResult& first() const { return first_; }
   double predicted_ns() const { return first_.predicted.makespan_ns; }
   // The first run of the program: predicted (sum of its batches' predictions) and measured.
@@ -28,9 +28,9 @@ class BatchApp : public App {
  private:
   void issue();
   void batch_done(std::size_t step, double run_start_ns, const BatchResult& r);
+  const BatchParams p_;
   BatchRuntime& runtime_;
   BatchProgram program_;
-  BatchMethod method_;
   int64_t issued_ = 0, done_ = 0;
   BatchResult first_;
   double program_predicted_ns_ = 0, program_ns_ = 0;

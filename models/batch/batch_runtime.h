@@ -13,21 +13,12 @@
 #include <memory>
 #include <vector>
 #include <systemc>
+#include "models/batch/batch_model.h"
 #include "models/batch/batch_predictor.h"
 #include "models/batch/staged_copy.h"
 #include "models/host/driver.h"
 
 namespace arbsim {
-
-struct BatchStreamOp {
-  int gpu = 0;                   // GPU ordinal (a peer copy's source)
-  CopyDir dir = CopyDir::H2D;    // H2D, D2H or P2P
-  uint64_t bytes = 0;            // 0 = no copy
-  double kernel_ns = 0;          // 0 = no kernel
-  int host = -1;                 // host memory (root-complex ordinal); -1 = the GPU's own
-  int peer = -1;                 // P2P: the destination GPU ordinal
-  bool staged = false;           // P2P across PCIe domains: through `host` memory (§3.2, case 2)
-};
 
 struct BatchResult {
   double start_ns = 0, end_ns = 0;
@@ -35,23 +26,6 @@ struct BatchResult {
   std::vector<double> copy_end_ns;         // measured, relative to start_ns (0: no copy)
   std::vector<double> stream_end_ns;       // measured end of each stream, relative to start_ns
   std::vector<double> stage_gap_ns;        // staged copies: CPU->GPU start - GPU->CPU start
-};
-
-// Staged copies (staged_copy.h) move through `staging_buffers` buffers of this many bytes.
-constexpr uint64_t kStagingChunkBytes = 4ull << 20;
-constexpr int kStagingBuffers = 2;
-
-// How the platform turns a stream into the predictor's terms (path, weights, latency,
-// engines) and its links' capacities: the flow-level graph of the same config.
-struct BatchModel {
-  std::vector<double> capacity;
-  std::function<BatchStream(const BatchStreamOp&)> stream;
-  RateModel rates;  // max-min over the graph (models/flow/max_min.h)
-  // predictBatchLatency: the method's timeline for `ops`, streams sharing a DMA engine merged
-  // first (§3.2, case 1); per op: its own transfer's times and, for bandwidth allocation, its
-  // static share, reserved for the transfers of `reserved` (the application's; empty: `ops`).
-  BatchTimeline predict(const std::vector<BatchStreamOp>& ops, BatchMethod method,
-                        const std::vector<BatchStreamOp>& reserved = {}) const;
 };
 
 class BatchRuntime : public sc_core::sc_module {

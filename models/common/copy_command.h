@@ -1,5 +1,6 @@
-// One copy a DMA engine executes: it either pulls `bytes` from a remote endpoint's memory
-// (MRd requests answered by CplD) or pushes them to it (posted MWr).
+// The vocabulary of copies. A CopyCommand is one copy a DMA engine executes: it either pulls
+// `bytes` from a remote endpoint's memory (MRd requests answered by CplD) or pushes them to
+// it (posted MWr). Plain C++.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -7,6 +8,14 @@
 namespace arbsim {
 
 enum class CopyKind { Read, Write };
+
+// The direction of a copy as an app asks for it: host to GPU, GPU to host, GPU to GPU.
+enum class CopyDir { H2D, D2H, P2P };
+const char* to_string(CopyDir d);
+
+// How a GPU's host-to-device copies travel: pulled by the GPU's copy engine with reads
+// (device read, what GPU copy engines do), or pushed by a host DMA engine with writes.
+enum class H2dMode { DeviceRead, HostPush };
 
 struct CopyCommand {
   CopyKind kind = CopyKind::Write;

@@ -1,16 +1,8 @@
 #include "models/host/driver.h"
+#include "models/host/engine_choice.h"
 #include "models/common/sc_progress.h"
 
 namespace arbsim {
-
-const char* to_string(CopyDir d) {
-  switch (d) {
-    case CopyDir::H2D: return "h2d";
-    case CopyDir::D2H: return "d2h";
-    case CopyDir::P2P: return "p2p";
-  }
-  return "?";
-}
 
 Driver::Driver(sc_core::sc_module_name name, std::vector<GpuAttachment> gpus, std::unique_ptr<TcPolicy> policy,
                FabricControl& fabric)
@@ -66,26 +58,10 @@ void Driver::tick() {
 CopyExecutor& Driver::engine_for(const MemcpyRequest& r, CopyCommand& c) {
   const GpuAttachment& a = gpus_[r.gpu];
   const HostPath h = r.host < 0 ? HostPath{a.host_memory, a.host_dma} : a.hosts.at(r.host);
-  switch (r.dir) {
-    case CopyDir::H2D:
-      if (a.h2d_mode == H2dMode::HostPush) {
-        c.kind = CopyKind::Write;
-        c.remote = a.endpoint;
-        return *h.dma;
-      }
-      c.kind = CopyKind::Read;
-      c.remote = h.memory;
-      return *a.engines.front();
-    case CopyDir::D2H:
-      c.kind = CopyKind::Write;
-      c.remote = h.memory;
-      return *a.engines.back();
-    case CopyDir::P2P:
-      c.kind = CopyKind::Write;
-      c.remote = gpus_[r.peer].endpoint;
-      return *a.engines.back();
-  }
-  return *a.engines.front();
+  const EngineChoice e = choose_engine(r.dir, a.h2d_mode, static_cast<int>(a.engines.size()));
+  c.kind = e.kind;
+  c.remote = r.dir == CopyDir::P2P ? gpus_[r.peer].endpoint : e.host_dma ? a.endpoint : h.memory;
+  return e.host_dma ? *h.dma : *a.engines.at(static_cast<std::size_t>(e.gpu_engine));
 }
 
 }  // namespace arbsim

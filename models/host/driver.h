@@ -17,8 +17,6 @@
 
 namespace arbsim {
 
-enum class H2dMode { DeviceRead, HostPush };
-
 // One socket's host memory and the DMA engine in its root complex that pushes to a GPU.
 struct HostPath {
   int memory = -1;               // its endpoint index

@@ -3,21 +3,22 @@
 
 namespace arbsim {
 
-bool parse_priority_mode(const std::string& name, PriorityMode* out) {
-  static const std::pair<const char*, PriorityMode> modes[] = {{"rr", PriorityMode::RoundRobin},
-                                                              {"priority_s", PriorityMode::SmallestFirst},
-                                                              {"priority_l", PriorityMode::LargestFirst},
-                                                              {"qos", PriorityMode::DeadlineAware}};
-  for (const auto& [n, m] : modes)
-    if (name == n) {
-      *out = m;
-      return true;
-    }
-  return false;
-}
+PriorityTcPolicy::PriorityTcPolicy(PriorityMode mode, int gpus, double bytes_per_ns, double tick_ns, double margin_ns,
+                                   int starvation_threshold)
+    : mode_(mode),
+      gpus_(gpus),
+      bytes_per_ns_(bytes_per_ns),
+      tick_ns_(tick_ns),
+      margin_ns_(margin_ns),
+      starvation_threshold_(starvation_threshold) {}
 
-PriorityTcPolicy::PriorityTcPolicy(PriorityMode mode, int gpus, double bytes_per_ns, double tick_ns, double margin_ns)
-    : mode_(mode), gpus_(gpus), bytes_per_ns_(bytes_per_ns), tick_ns_(tick_ns), margin_ns_(margin_ns) {}
+std::optional<ArbiterSpec> PriorityTcPolicy::vc_arbiter() const {
+  ArbiterSpec s;
+  if (mode_ == PriorityMode::RoundRobin) return s;
+  s.type = &kStrictPriorityType;
+  s.starvation_threshold = starvation_threshold_;
+  return s;
+}
 
 const char* PriorityTcPolicy::name() const {
   switch (mode_) {

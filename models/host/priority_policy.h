@@ -19,14 +19,15 @@
 namespace arbsim {
 
 enum class PriorityMode { RoundRobin, SmallestFirst, LargestFirst, DeadlineAware };
-bool parse_priority_mode(const std::string& name, PriorityMode* out);
 
 class PriorityTcPolicy : public TcPolicy {
  public:
   // bytes_per_ns: BW of Eq. 3; tick_ns: how often QoS deadlines are re-predicted;
   // margin_ns: escalate when the prediction comes within this of the deadline (it covers
-  // the time to the next check and the path latency Eq. 3 leaves out).
-  PriorityTcPolicy(PriorityMode mode, int gpus, double bytes_per_ns, double tick_ns, double margin_ns = 0);
+  // the time to the next check and the path latency Eq. 3 leaves out); starvation_threshold:
+  // x of the strict-priority VC arbiters the ranking modes need (seed 000 §3.2; 0 = off).
+  PriorityTcPolicy(PriorityMode mode, int gpus, double bytes_per_ns, double tick_ns, double margin_ns = 0,
+                   int starvation_threshold = 0);
 
   void attach(FabricControl& fabric) override { fabric_ = &fabric; }
   int assign_tc(const MemcpyRequest& r) override;
@@ -36,6 +37,9 @@ class PriorityTcPolicy : public TcPolicy {
   double tick_ns() const override { return mode_ == PriorityMode::DeadlineAware ? tick_ns_ : 0; }
   void on_tick() override { remap(); }
   const char* name() const override;
+  // rr: round-robin VCs (Eq. 2's spread); the ranking modes: strict priority, VC7 highest,
+  // with the starvation threshold x (seed 000 §3.2).
+  std::optional<ArbiterSpec> vc_arbiter() const override;
   const std::array<uint8_t, kNumTcs>& current_map() const { return map_; }
 
  private:
@@ -52,6 +56,7 @@ class PriorityTcPolicy : public TcPolicy {
   PriorityMode mode_;
   int gpus_;
   double bytes_per_ns_, tick_ns_, margin_ns_;
+  int starvation_threshold_;
   FabricControl* fabric_ = nullptr;
   std::map<uint64_t, Command> commands_;
   std::array<uint8_t, kNumTcs> map_{};

@@ -3,12 +3,13 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
+#include "models/common/copy_command.h"
+#include "models/pcie/arbiters/arbiter.h"
+#include "models/pcie/tc_vc_map.h"
 #include "models/pcie/tlp_types.h"
 
 namespace arbsim {
-
-enum class CopyDir { H2D, D2H, P2P };
-const char* to_string(CopyDir d);
 
 struct MemcpyRequest {
   CopyDir dir = CopyDir::H2D;
@@ -46,6 +47,10 @@ class TcPolicy {
   virtual double tick_ns() const { return 0; }
   virtual void on_tick() {}
   virtual const char* name() const = 0;
+  // The VC arbitration the policy relies on at every egress port, or none when it keeps
+  // the configured arbiters. A policy that ranks TCs onto VCs needs the VC arbiter to honour
+  // that rank (strict priority); the system builds the fabric with it, and says so.
+  virtual std::optional<ArbiterSpec> vc_arbiter() const { return std::nullopt; }
 };
 
 // Keeps the TC each app asks for; never touches the fabric.

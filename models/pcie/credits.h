@@ -15,6 +15,16 @@ struct CreditLimits {
   std::array<int64_t, kCreditClasses> data{{-1, -1, -1}};
 };
 
+// What a config gets when it gives no credits: docs/pcie-reference.md §3 (x16 ports advertise
+// tens to a few hundred header and 1-4 K data credits per VC); completions infinite, as
+// endpoints must advertise them.
+inline CreditLimits typical_credit_limits() {
+  CreditLimits c;
+  c.header = {128, 128, -1};
+  c.data = {2048, 128, -1};
+  return c;
+}
+
 struct CreditCost {
   int header = 1;
   int64_t data = 0;

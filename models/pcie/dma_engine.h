@@ -10,16 +10,10 @@
 #include <vector>
 #include "models/common/transfer_tracker.h"
 #include "models/common/copy_executor.h"
+#include "models/pcie/fabric_params.h"
 #include "models/pcie/tlp_queue.h"
 
 namespace arbsim {
-
-struct DmaParams {
-  int mps = 256;
-  int mrrs = 512;
-  int tags = 256;        // outstanding reads (8-bit extended tags)
-  int queue_depth = 2;   // TLPs prepared ahead of the egress arbiter
-};
 
 // What an engine needs from the endpoint it sits in.
 class DmaHost {

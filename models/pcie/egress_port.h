@@ -18,24 +18,10 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include "models/common/link_stats.h"
 #include "models/common/progress_guard.h"
-#include "models/pcie/arbiters/arbiter.h"
-#include "models/pcie/credits.h"
-#include "models/pcie/link_direction.h"
+#include "models/pcie/port_config.h"
 #include "models/pcie/tlp_queue.h"
 
 namespace arbsim {
-
-struct EgressConfig {
-  LinkDirection link;
-  int vcs = 1;                              // VCs enabled on this link direction
-  std::array<uint8_t, kNumTcs> tc_to_vc{};  // TC -> VC on this link (TC0 -> VC0)
-  CreditLimits credits;                     // advertised by the receiver, per VC
-  double fc_latency_ns = 0;                 // receiver frees a buffer -> UpdateFC sent
-  ArbiterSpec vc_arbiter;
-  ArbiterSpec port_arbiter;
-  int slots = 1;                            // requesters for the port arbiter
-  std::vector<std::string> slot_names;      // [slot] what requests there (results.json); may be empty
-};
 
 static_assert(kLinkStatsVcs == kMaxVcs, "link statistics hold one entry per VC");
 

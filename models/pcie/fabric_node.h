@@ -12,16 +12,6 @@
 
 namespace arbsim {
 
-// How a node receives on one port (what the link's receiver side needs).
-struct IngressConfig {
-  int vcs = 1;
-  double credit_return_ns = 0;  // buffer freed -> credits back at the sender
-  // Virtual output queues: per VC one queue per egress port, so a head waiting for a busy
-  // egress does not block TLPs behind it bound elsewhere (a switch's ingress is otherwise
-  // one FIFO per VC, with head-of-line blocking).
-  bool voq = false;
-};
-
 // One port as the builder describes it. SystemC creates sockets only while a module is
 // being constructed, so a node receives all its ports in its constructor.
 struct PortSpec {

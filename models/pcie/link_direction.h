@@ -1,11 +1,10 @@
 // Timing of one direction of a link: serialisation of a TLP and propagation latency.
 // A PCIe link charges payload + per-TLP overhead at the TLP-level bandwidth (DLLP and SKP
-// overhead amortised as a rate reduction: docs/link-model.md, pcie-facts.md §2.3).
+// overhead amortised as a rate reduction: docs/link-model.md, docs/pcie-reference.md §2).
 // A raw link (host memory port, inter-socket link) moves payload bytes at a set bandwidth.
 #pragma once
 #include <array>
 #include <cmath>
-#include <systemc>
 #include "models/pcie/link_timing.h"
 
 namespace arbsim {

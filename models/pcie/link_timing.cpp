@@ -161,4 +161,9 @@ bool valid_width(int width) { return dllp_width_index(width) >= 0; }
 
 bool valid_payload_size(int bytes) { return bytes >= 128 && bytes <= 4096 && power_of_two(bytes); }
 
+double update_fc_latency_ns(const PcieLinkParams& p) {
+  const double symbol_ns = (p.gen <= 2 ? 10.0 : 8.0 * 130.0 / 128.0) / gts_per_lane(p.gen);
+  return fc_guide_symbols(p.gen, p.width, p.mps) * symbol_ns;
+}
+
 }  // namespace arbsim

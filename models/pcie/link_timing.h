@@ -30,6 +30,9 @@ double raw_gbps(int gen, int width);          // Gb/s per direction after encodi
 // Ack latency limit / UpdateFC guideline in symbol times (spec rev 5.0 tables; pcie-facts §2.2)
 int ack_limit_symbols(int gen, int width, int mps);
 int fc_guide_symbols(int gen, int width, int mps);
+// The UpdateFC guideline in ns (symbol times: 10 bits per lane at 8b/10b, 8 x 130/128 at
+// 128b/130b): the default UpdateFC latency of a link (docs/pcie-reference.md §2).
+double update_fc_latency_ns(const PcieLinkParams& p);
 // TLP-level bandwidth (Gb/s) after DLLP and SKP overhead: pcie-model's TLP_bw.
 double tlp_bandwidth_gbps(const PcieLinkParams& p);
 // Non-payload bytes on the wire for one TLP: framing+sequence+LCRC (8 B) + header (+4 ECRC).

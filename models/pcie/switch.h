@@ -1,23 +1,14 @@
 // A PCIe switch (and the crossbar of a root complex): per ingress port and VC a buffer,
 // routing of address-routed requests and ID-routed completions from tables the builder
 // fills from the topology, and per egress port the VC and port arbiters (EgressPort).
-// Forwarding is cut-through by default with a fixed latency (pcie-facts.md §5: 100-150 ns
+// Forwarding is cut-through by default with a fixed latency (docs/pcie-reference.md §5: 100-150 ns
 // for PLX/Broadcom parts); store-and-forward waits for the tail first.
 #pragma once
 #include <vector>
 #include "models/pcie/fabric_node.h"
+#include "models/pcie/fabric_params.h"
 
 namespace arbsim {
-
-struct SwitchParams {
-  double latency_ns = 110;     // head in -> head eligible at the egress
-  bool store_and_forward = false;
-};
-
-// Endpoints [lo, hi) are reached through `port`.
-struct Route {
-  int lo, hi, port;
-};
 
 class Switch : public FabricNode, public QueueOwner {
  public:

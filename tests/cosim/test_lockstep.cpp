@@ -85,9 +85,9 @@ std::vector<Case> all_cases() {
   for (int n : {2, 4, 8, 1, 3, 16, 32})
     for (const Kind& k : kinds) {
       Case c;
-      c.spec.type = k.type;
+      c.spec.type = find_arbiter_type(k.type);
       c.spec.starvation_threshold = k.threshold;
-      if (c.spec.type == "wrr") set_table(c.spec, n);
+      if (c.spec.type->weighted) set_table(c.spec, n);
       c.n = n;
       c.cycles = (n == 2 || n == 4 || n == 8) ? 200000 : 50000;
       c.name = std::string(k.type) + (k.threshold ? "_starve" + std::to_string(k.threshold) : "") + "_n" +
@@ -108,11 +108,11 @@ struct CppArbiter {
 
 CppArbiter make_cpp(const ArbiterSpec& s, int n) {
   CppArbiter c;
-  if (s.type == "rr") {
+  if (s.type == &kRoundRobinType) {
     auto a = std::make_unique<RoundRobinArbiter>(n);
     c.rr = a.get();
     c.arb = std::move(a);
-  } else if (s.type == "strict") {
+  } else if (s.type == &kStrictPriorityType) {
     c.arb = std::make_unique<StrictPriorityArbiter>(n);
   } else {
     auto a = std::make_unique<WeightedRoundRobinArbiter>(

@@ -3,13 +3,13 @@
 #pragma once
 #include <string>
 #include <nlohmann/json.hpp>
-#include "platforms/simulation.h"
+#include "apps/run/simulation.h"
 
 namespace arbsim::test {
 
 // Runs YAML text; fails the test on a config error.
 inline SimOutcome run_yaml(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  return simulate(load_config_text(yaml, overrides));
+  return simulate(load_scenario_text(yaml, overrides));
 }
 
 // The entries below are references into o.results, not copies: a caller may iterate a

@@ -142,7 +142,7 @@ TEST(BatchPrograms, TwoBatchAppsTheSecondRepeating) {
 
 // The same fault reached through the annotated example's mix of apps (tests/data/regress/).
 TEST(BatchPrograms, InterleavedBatchAppsRunToTheCutOff) {
-  SimOutcome o = simulate(load_config("tests/data/regress/batch_apps_interleaved.yaml", {"sim.time_ns=1000000"}));
+  SimOutcome o = simulate(load_scenario("tests/data/regress/batch_apps_interleaved.yaml", {"sim.time_ns=1000000"}));
   EXPECT_DOUBLE_EQ(o.results["sim_time_ns"].get<double>(), 1000000.0);
   EXPECT_GT(app(o, "bb0")["iterations"].get<int>(), 0);
 }

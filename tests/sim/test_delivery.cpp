@@ -21,8 +21,7 @@ TEST(Delivery, EveryByteOnceAndPostedWritesInOrder) {
   const std::vector<std::string> o_ = {"platform.defaults.link.vcs=4", "platform.defaults.link.credits.pd=96",
                                        "platform.arbitration.vc_arbiter.type=wrr", "platform.arbitration.vc_arbiter.weights=[1, 2, 3, 4]",
                                        "platform.nodes.gpu3.h2d_mode=push"};
-  Config c = load_config_text(yaml + "", o_);
-  SimOutcome o = simulate(c);
+  SimOutcome o = simulate(load_scenario_text(yaml + "", o_));
   const auto& r = o.results;
   EXPECT_GT(r["bytes_injected"].get<uint64_t>(), 20u << 20);  // the mix moved real volume
   EXPECT_EQ(r["bytes_delivered"], r["bytes_injected"]);

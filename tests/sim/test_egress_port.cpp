@@ -5,8 +5,8 @@
 #include <tlm_utils/simple_target_socket.h>
 #include "models/pcie/egress_port.h"
 #include "models/pcie/tlp_pool.h"
-#include "platforms/logging.h"
-#include "platforms/simulation.h"
+#include "apps/run/logging.h"
+#include "apps/run/simulation.h"
 
 using namespace arbsim;
 

@@ -42,6 +42,6 @@ TEST(LinkStats, FlowBusyTimeStaysInsideTheRun) {
 
 // Flow on the default scenario at a 1 us cut-off: its links were 1.039 before.
 TEST(LinkStats, FlowDefaultScenarioAtOneMicrosecond) {
-  SimOutcome o = simulate(load_config("configs/default.yaml", {"sim.time_ns=1000", "sim.fidelity=flow"}));
+  SimOutcome o = simulate(load_scenario("configs/default.yaml", {"sim.time_ns=1000", "sim.fidelity=flow"}));
   expect_within_run(o);
 }

@@ -112,13 +112,13 @@ TEST(MultiSocket, TwoGpusUnderOneIoHubShareItsLink) {
 
 // An I/O hub is a crossbar without memory: the root complex's 50 ns by default.
 TEST(MultiSocket, IoHubDefaultLatency) {
-  const Config c = load_config_text(
+  const Config c = load_scenario_text(
       "platform:\n"
       "  nodes: [{name: cpu0, type: root_complex}, {name: ioh0, type: io_hub}, {name: gpu0, type: gpu}]\n"
       "  links: [{up: cpu0, down: ioh0, kind: raw}, {up: ioh0, down: gpu0}]\n"
-      "apps: [{type: copy_exec, gpu: gpu0, h2d_bytes: 4KiB, iterations: 1}]\n");
-  EXPECT_EQ(c.platform.nodes[1].type, "io_hub");
-  EXPECT_EQ(c.platform.nodes[1].latency_ns, 50);
+      "apps: [{type: copy_exec, gpu: gpu0, h2d_bytes: 4KiB, iterations: 1}]\n").config;
+  EXPECT_EQ(c.platform.nodes[1].kind, NodeKind::IoHub);
+  EXPECT_EQ(c.platform.nodes[1].crossbar.latency_ns, 50);
 }
 
 // Caps of 6 GB/s down and 4 GB/s up on a Gen3 x16 link (TLP rate 14.2 GB/s). The cap is

@@ -309,7 +309,7 @@ int check_bound(Arbiter& a, int n, int x, uint32_t seed) {
 
 ArbiterSpec spec_for(const std::string& type, int n) {
   ArbiterSpec s;
-  s.type = type;
+  s.type = find_arbiter_type(type);
   if (type == "wrr") {  // includes a weight-0 requester for n >= 4 to exercise the fallback
     const V w2 = {3, 1}, w4 = {4, 2, 1, 0}, w8 = {8, 4, 2, 1, 1, 1, 1, 0};
     s.weights = n == 2 ? w2 : n == 4 ? w4 : w8;
@@ -343,7 +343,7 @@ TEST(StarvationGuard, WaitBoundOverRandomPatterns) {
 
 ArbiterSpec spec(const std::string& type, V weights = {}, V phases = {}, int x = 0) {
   ArbiterSpec s;
-  s.type = type;
+  s.type = find_arbiter_type(type);  // nullptr for a name the catalogue lacks
   s.weights = std::move(weights);
   s.phases = std::move(phases);
   s.starvation_threshold = x;
@@ -363,7 +363,15 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-TEST(ArbiterFactory, Types) { EXPECT_EQ(arbiter_types(), (std::vector<std::string>{"rr", "strict", "wrr"})); }
+// The catalogue is the one list of types: names, lookup and the weighted flag agree.
+TEST(ArbiterCatalogue, ListsEachTypeOnce) {
+  EXPECT_EQ(arbiter_type_names(), "rr, strict, wrr");
+  for (const ArbiterType* t : arbiter_catalogue()) {
+    EXPECT_EQ(find_arbiter_type(t->name), t);
+    EXPECT_EQ(t->weighted, std::string(t->name) == "wrr");
+  }
+  EXPECT_EQ(find_arbiter_type("fifo"), nullptr);
+}
 
 TEST(ArbiterFactory, Describe) {
   EXPECT_EQ(make_arbiter(spec("rr"), 4)->describe(), "rr");
@@ -381,7 +389,7 @@ TEST(ArbiterFactory, BuildsWorkingArbiters) {
 
 TEST(ArbiterFactory, Errors) {
   const std::string unknown = error_of(spec("fifo"), 4);
-  EXPECT_TRUE(contains(unknown, "fifo") && contains(unknown, "rr, strict, wrr")) << unknown;
+  EXPECT_TRUE(contains(unknown, "no arbiter type") && contains(unknown, "rr, strict, wrr")) << unknown;
   EXPECT_TRUE(contains(error_of(spec("rr"), 0), "requester count 0")) << error_of(spec("rr"), 0);
   EXPECT_TRUE(contains(error_of(spec("rr"), 4097), "requester count 4097"));
   EXPECT_TRUE(contains(error_of(spec("rr", {}, {}, -1), 4), "negative"));

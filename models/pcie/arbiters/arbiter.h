@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "models/pcie/arbiters/catalogue.h"
 
 namespace arbsim {
 
@@ -74,21 +75,26 @@ class Arbiter {
 
 // What the config says about one arbiter (docs/config.md, key `vc_arbiter` / `port_arbiter`).
 struct ArbiterSpec {
-  std::string type = "rr";          // "rr" | "strict" | "wrr"
-  std::vector<int> weights;         // wrr: weight per requester (expanded to a phase table)
-  std::vector<int> phases;          // wrr: explicit phase table (requester index per phase)
+  const ArbiterType* type = &kRoundRobinType;  // a row of the catalogue (catalogue.h)
+  std::vector<int> weights;         // weighted types: weight per requester (expanded to a phase table)
+  std::vector<int> phases;          // weighted types: explicit phase table (requester index per phase)
   int starvation_threshold = 0;     // 0 = off; else wrap in StarvationGuard (seed 000 §3.2)
-  // Implementation: "cpp" (the classes here), "rtl" (Verilog arbiter co-simulated through
-  // Verilator, docs/cosim.md), or "" = default_arbiter_impl(). Grants are the same.
-  std::string impl;
+  // Implementation: "cpp" (the classes here) or a registered one, "rtl" (Verilog arbiters
+  // co-simulated through Verilator, docs/cosim.md). Grants are the same.
+  std::string impl = "cpp";
 };
 
+// Why `spec` cannot arbitrate among `n_requesters` requesters, or "" when it can. Builds
+// nothing (config validation calls it).
+std::string check_arbiter(const ArbiterSpec& spec, int n_requesters);
+
 // Builds the arbiter a spec names for `n_requesters` requesters.
-// Throws std::invalid_argument with a readable reason on a bad spec.
+// Throws std::invalid_argument with check_arbiter()'s reason on a bad spec.
 std::unique_ptr<Arbiter> make_arbiter(const ArbiterSpec& spec, int n_requesters);
 
-// Known type names, for config validation and --help.
-const std::vector<std::string>& arbiter_types();
+// What the spec builds, as Arbiter::describe() names it ("strict+starve(8)", "wrr"), without
+// building it.
+std::string describe_spec(const ArbiterSpec& spec);
 
 // ---- Other implementations (docs/cosim.md) ---------------------------------------------
 // This library has only the C++ arbiters ("cpp") and no SystemC. Another implementation
@@ -102,17 +108,13 @@ struct ArbiterImpl {
                                    std::unique_ptr<Arbiter> reference) = nullptr;
   // Requests the implementation's own waveform file (path; "" = none). May be null.
   void (*waveform)(const std::string& path) = nullptr;
+  // Why this implementation cannot build a spec the C++ rules accept ("" = it can), without
+  // building it: check_arbiter() asks it, so config validation reports it. May be null.
+  std::string (*check)(const ArbiterSpec& spec, int n_requesters) = nullptr;
 };
 void register_arbiter_impl(const std::string& name, const ArbiterImpl& impl);
 // "cpp" always; others when registered.
 bool arbiter_impl_available(const std::string& name);
-
-// The implementation of specs whose `impl` is empty ("cpp" unless set): the platform's
-// `arbiter_impl` key (--arbiter-impl) sets it, so it reaches the arbiters the platform
-// builds itself (a root complex's memory port, seed 000 policy VC arbiters).
-// Throws std::invalid_argument for an unknown or unavailable implementation.
-void set_default_arbiter_impl(const std::string& name);
-const std::string& default_arbiter_impl();
 
 // Asks implementation `impl` for its own waveform at `path`; false if it has none.
 bool request_arbiter_waveform(const std::string& impl, const std::string& path);

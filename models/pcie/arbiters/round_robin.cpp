@@ -1,6 +1,7 @@
 #include "models/pcie/arbiters/round_robin.h"
 
 #include <stdexcept>
+#include "models/pcie/arbiters/catalogue.h"
 
 namespace arbsim {
 
@@ -22,5 +23,9 @@ int RoundRobinArbiter::grant(const Requests& requests) {
   last_ = g;
   return g;
 }
+
+const ArbiterType kRoundRobinType{
+    "rr", "round robin: the first requester after the last granted one (PCIe hardware-fixed arbitration)", false,
+    [](const ArbiterSpec&, int n) -> std::unique_ptr<Arbiter> { return std::make_unique<RoundRobinArbiter>(n); }};
 
 }  // namespace arbsim

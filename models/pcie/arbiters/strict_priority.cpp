@@ -1,6 +1,7 @@
 #include "models/pcie/arbiters/strict_priority.h"
 
 #include <stdexcept>
+#include "models/pcie/arbiters/catalogue.h"
 
 namespace arbsim {
 
@@ -13,5 +14,9 @@ StrictPriorityArbiter::StrictPriorityArbiter(int n_requesters) : n_(n_requesters
 
 // The highest requester: higher VC ID = higher priority.
 int StrictPriorityArbiter::grant(const Requests& requests) { return requests.highest_below(n_); }
+
+const ArbiterType kStrictPriorityType{
+    "strict", "strict priority: the highest requester (VC7 above VC0)", false,
+    [](const ArbiterSpec&, int n) -> std::unique_ptr<Arbiter> { return std::make_unique<StrictPriorityArbiter>(n); }};
 
 }  // namespace arbsim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include "models/pcie/arbiters/catalogue.h"
 #include <utility>
 
 namespace arbsim {
@@ -108,5 +109,12 @@ int WeightedRoundRobinArbiter::grant_from_table(const Requests& req) {
 }
 
 std::string WeightedRoundRobinArbiter::describe() const { return "wrr[" + join(table_) + "]"; }
+
+const ArbiterType kWeightedRoundRobinType{
+    "wrr", "weighted round robin over a phase table, given by `weights` or `phases`", true,
+    [](const ArbiterSpec& spec, int n) -> std::unique_ptr<Arbiter> {
+      std::vector<int> table = spec.phases.empty() ? WeightedRoundRobinArbiter::expand_weights(spec.weights) : spec.phases;
+      return std::make_unique<WeightedRoundRobinArbiter>(n, std::move(table));
+    }};
 
 }  // namespace arbsim

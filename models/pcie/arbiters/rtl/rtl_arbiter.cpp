@@ -23,32 +23,49 @@ std::string hex(uint32_t v) {
   return s.str();
 }
 
-std::unique_ptr<Arbiter> make_rtl(const ArbiterSpec& spec, int n, std::unique_ptr<Arbiter> reference) {
-  const ModelEntry* m = find_model(spec.type, n);
+// The verilated model for a spec, and the phase table it would hold; a reason in `why`
+// when this build has none.
+const ModelEntry* model_for(const ArbiterSpec& spec, int n, std::vector<int>* phases, std::string* why) {
+  const ModelEntry* m = find_model(spec.type->name, n);
   if (!m) {
     std::string sizes;
     for (const ModelEntry& e : built_models())
-      if (spec.type == e.type) sizes += (sizes.empty() ? "" : ", ") + std::to_string(e.n);
-    throw std::invalid_argument("arbiter spec: impl rtl has no verilated '" + spec.type + "' arbiter for " +
-                                std::to_string(n) + " requesters (built: N = " + sizes +
-                                "; ARBSIM_RTL_SIZES in cmake/rtl.cmake)");
+      if (e.type == std::string(spec.type->name)) sizes += (sizes.empty() ? "" : ", ") + std::to_string(e.n);
+    *why = "impl rtl has no verilated '" + std::string(spec.type->name) + "' arbiter for " + std::to_string(n) +
+           " requesters (built: N = " + sizes + "; ARBSIM_RTL_SIZES in cmake/rtl.cmake)";
+    return nullptr;
   }
+  if (spec.type->weighted)
+    *phases = spec.phases.empty() ? WeightedRoundRobinArbiter::expand_weights(spec.weights) : spec.phases;
+  if (static_cast<int>(phases->size()) > m->maxl) {
+    *why = "impl rtl holds at most " + std::to_string(m->maxl) + " wrr phases (PCIe tables have up to 256), this one has " +
+           std::to_string(phases->size());
+    return nullptr;
+  }
+  return m;
+}
+
+std::string check_rtl(const ArbiterSpec& spec, int n) {
+  std::vector<int> phases;
+  std::string why;
+  model_for(spec, n, &phases, &why);
+  return why;
+}
+
+std::unique_ptr<Arbiter> make_rtl(const ArbiterSpec& spec, int n, std::unique_ptr<Arbiter> reference) {
   RtlSetup s;
+  std::string why;
+  const ModelEntry* m = model_for(spec, n, &s.phases, &why);
+  if (!m) throw std::invalid_argument("arbiter spec: " + why);
   s.n = n;
   s.threshold = static_cast<uint32_t>(spec.starvation_threshold);
-  if (spec.type == "wrr")
-    s.phases = spec.phases.empty() ? WeightedRoundRobinArbiter::expand_weights(spec.weights) : spec.phases;
-  if (static_cast<int>(s.phases.size()) > m->maxl)
-    throw std::invalid_argument("arbiter spec: impl rtl holds at most " + std::to_string(m->maxl) +
-                                " wrr phases (PCIe tables have up to 256), this one has " +
-                                std::to_string(s.phases.size()));
   s.describe = reference->describe();
   return std::make_unique<RtlArbiter>(*m, std::move(s));
 }
 
 void request_waves(const std::string& path) { Waves::get().request(path); }
 
-const bool registered = (register_arbiter_impl("rtl", ArbiterImpl{&make_rtl, &request_waves}), true);
+const bool registered = (register_arbiter_impl("rtl", ArbiterImpl{&make_rtl, &request_waves, &check_rtl}), true);
 
 }  // namespace
 

@@ -1,0 +1,131 @@
+// `pcie-arbsim predict CONFIG [--out DIR]`: predictBatchLatency (seed 002 §3.1) for every
+// batch app of a config, under each of the three methods, without simulating: Algorithm 1's
+// timeline (and the two baselines') on the platform's graph with max-min sharing. A
+// program's time is the sum of its batches' (they run atomically, one after another).
+// Batch apps with a period are then checked as periodic tasks by the non-preemptive EDF
+// test (edf_test.h). Printed as text; with --out, also DIR/predict.json (docs/results.md).
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include "apps/cli/cli.h"
+#include "apps/cli/output_dir.h"
+#include "models/batch/edf_test.h"
+#include "platforms/topology/batch_model.h"
+
+namespace arbsim {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr BatchMethod kMethods[] = {BatchMethod::Batch, BatchMethod::BandwidthAllocation, BatchMethod::TimeDivision};
+
+void print_timeline(const std::vector<BatchStreamCfg>& streams, BatchMethod m, const BatchTimeline& t) {
+  std::printf("  %-22s makespan %12.3f us\n", to_string(m), t.makespan_ns / 1e3);
+  for (std::size_t i = 0; i < t.streams.size(); ++i) {
+    const StreamTimes& s = t.streams[i];
+    std::printf("    S%zu %-8s copy %12.3f -> %12.3f us   kernel %12.3f -> %12.3f us\n", i + 1,
+                streams[i].gpu.c_str(), s.copy_start / 1e3, s.copy_end / 1e3, s.kernel_start / 1e3,
+                s.kernel_end / 1e3);
+  }
+}
+
+ordered_json timeline_json(const BatchTimeline& t) {
+  ordered_json j = {{"makespan_ns", t.makespan_ns}, {"streams", ordered_json::array()}};
+  for (const StreamTimes& s : t.streams)
+    j["streams"].push_back({{"copy_start_ns", s.copy_start}, {"copy_end_ns", s.copy_end},
+                            {"kernel_start_ns", s.kernel_start}, {"kernel_end_ns", s.kernel_end}});
+  return j;
+}
+
+// Prints the app's timelines and returns them as JSON, with its program's predicted time
+// per method in `totals` (ns).
+ordered_json predict_app(const BatchModel& model, const BatchProgram& p, const std::string& name,
+                         const BatchParams& a, std::vector<double>* totals) {
+  std::printf("%s (%zu distinct batches, %zu in its program; the app runs %s)\n", name.c_str(), a.batches.size(),
+              a.program.size(), to_string(a.method));
+  ordered_json j = {{"name", name}, {"method", to_string(a.method)}, {"program_batches", a.program.size()},
+                    {"methods", ordered_json::object()}};
+  for (BatchMethod m : kMethods) {
+    std::vector<double> each;
+    ordered_json batches = ordered_json::array();
+    for (std::size_t b = 0; b < p.batches.size(); ++b) {
+      const BatchTimeline t = model.predict(p.batches[b], m, *p.reserved);
+      if (a.batches.size() > 1) std::printf(" batch %zu:\n", b + 1);
+      print_timeline(a.batches[b], m, t);
+      each.push_back(t.makespan_ns);
+      batches.push_back(timeline_json(t));
+    }
+    double total = 0;
+    for (int b : p.program) total += each[b];
+    std::printf("  %-22s program  %12.3f us\n", to_string(m), total / 1e3);
+    totals->push_back(total);
+    j["methods"][to_string(m)] = {{"program_ns", total}, {"batches", batches}};
+  }
+  return j;
+}
+
+// The batch apps with a period as periodic tasks (a run of the program per period, its
+// predicted time as execution time): non-preemptive EDF schedulability per method.
+ordered_json check_edf(const std::vector<AppCfg>& apps, const std::vector<std::vector<double>>& totals) {
+  std::vector<std::size_t> periodic;
+  for (std::size_t a = 0; a < apps.size(); ++a)
+    if (const auto* b = std::get_if<BatchParams>(&apps[a].params); b && b->period_ns > 0) periodic.push_back(a);
+  if (periodic.empty()) return nullptr;
+  std::printf("non-preemptive EDF (Jeffay et al.) over the %zu batch apps with a period:\n", periodic.size());
+  ordered_json j = ordered_json::object();
+  for (std::size_t k = 0; k < std::size(kMethods); ++k) {
+    std::vector<PeriodicTask> tasks;
+    for (std::size_t a : periodic) tasks.push_back({totals[a][k], std::get<BatchParams>(apps[a].params).period_ns});
+    const EdfVerdict v = nonpreemptive_edf_test(tasks);
+    std::printf("  edf %-22s %s  utilization %.4f%s%s\n", to_string(kMethods[k]),
+                v.schedulable ? "schedulable" : "not-schedulable", v.utilization, v.reason.empty() ? "" : "  ",
+                v.reason.c_str());
+    j[to_string(kMethods[k])] = {{"schedulable", v.schedulable}, {"utilization", v.utilization},
+                                 {"reason", v.reason}};
+  }
+  return j;
+}
+
+}  // namespace
+
+int cmd_predict(const RunArgs& args) {
+  Scenario s;
+  try {
+    s = load_scenario(args.config, args.overrides);
+  } catch (const ConfigError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  const Config& cfg = s.config;
+  const BatchModel model = make_batch_model(s);
+  const std::vector<BatchProgram> programs = batch_programs(s);
+  std::vector<std::vector<double>> totals(cfg.apps.size());
+  ordered_json out = {{"config", args.config}, {"apps", ordered_json::array()}};
+  for (std::size_t a = 0; a < cfg.apps.size(); ++a)
+    if (const auto* b = std::get_if<BatchParams>(&cfg.apps[a].params))
+      out["apps"].push_back(predict_app(model, programs[a], cfg.apps[a].name, *b, &totals[a]));
+  if (out["apps"].empty()) std::printf("%s has no batch app: nothing to predict\n", args.config.c_str());
+  out["edf"] = check_edf(cfg.apps, totals);
+  if (args.out_dir.empty()) return kExitOk;
+  std::unique_ptr<OutputDir> dir;
+  try {
+    dir = std::make_unique<OutputDir>(args.out_dir);
+  } catch (const OutputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  try {
+    dir->clear_previous({"predict.json"});
+    dir->stage("predict.json", out.dump(2) + "\n");
+    dir->commit();
+  } catch (const OutputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitIoError;
+  }
+  return kExitOk;
+}
+
+}  // namespace arbsim

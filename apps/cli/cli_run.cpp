@@ -1,0 +1,240 @@
+// `run` and `validate`: load and check the config, simulate, write the outputs atomically
+// (nothing is written for bad input), print the summary.
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <sys/resource.h>
+#include "apps/cli/cli.h"
+#include "apps/cli/output_dir.h"
+#include "apps/run/logging.h"
+#include "apps/run/simulation.h"
+#include "apps/run/version.h"
+#include "platforms/config/reader.h"
+
+namespace arbsim {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+namespace {
+
+std::vector<std::string> all_overrides(const RunArgs& a) {
+  std::vector<std::string> o = a.overrides;
+  if (!a.sim_time.empty()) {
+    double ns = 0;
+    if (!parse_time_ns(a.sim_time, &ns) || !(ns > 0))
+      throw ConfigError("--sim-time " + a.sim_time + ": expected a positive time such as 300us, 0.3s or 1e6 (ns)");
+    std::ostringstream s;
+    s << std::setprecision(17) << ns;
+    o.push_back("sim.time_ns=" + s.str());
+  }
+  if (a.seed >= 0) o.push_back("sim.seed=" + std::to_string(a.seed));
+  else if (a.seed != -1) throw ConfigError("--seed: must be >= 0");
+  if (!a.log_level.empty()) o.push_back("sim.log_level=" + a.log_level);
+  if (!a.arbiter_impl.empty()) {
+    if (a.arbiter_impl != "cpp" && a.arbiter_impl != "rtl")
+      throw ConfigError("--arbiter-impl " + a.arbiter_impl + ": expected cpp or rtl");
+    o.push_back("platform.arbiter_impl=" + a.arbiter_impl);
+  }
+  if (!a.fidelity.empty()) {
+    if (a.fidelity != "packet" && a.fidelity != "flow")
+      throw ConfigError("--fidelity " + a.fidelity + ": expected packet or flow");
+    o.push_back("sim.fidelity=" + a.fidelity);
+  }
+  return o;
+}
+
+// SystemC appends ".vcd" to the name it is given (simulation.cpp strips one first).
+std::string vcd_stem(const std::string& vcd) {
+  std::string stem = vcd;
+  if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".vcd") == 0) stem.resize(stem.size() - 4);
+  return stem;
+}
+std::string vcd_file_name(const std::string& vcd) { return vcd_stem(vcd) + ".vcd"; }
+// The RTL arbiters' own waveform goes beside the model's: FILE.vcd -> FILE.rtl.vcd.
+std::string rtl_vcd_path(const std::string& vcd) { return vcd_stem(vcd) + ".rtl.vcd"; }
+
+void print_summary(const ordered_json& r, const fs::path& out) {
+  std::printf("pcie-arbsim: %s, simulated %.3f us, makespan %.3f us, %llu TLP hops%s\n",
+              r["platform"].get<std::string>().c_str(), r["sim_time_ns"].get<double>() / 1e3,
+              r["makespan_ns"].get<double>() / 1e3, r["tlp_hops"].get<unsigned long long>(),
+              r["fidelity"] == "flow" ? " (flow-level)" : "");
+  std::printf("\n%-16s %-8s %14s %6s %10s %12s %12s\n", "app", "gpu", "bytes", "iters", "Gb/s", "p50 us", "p99 us");
+  for (const auto& a : r["apps"])
+    std::printf("%-16s %-8s %14llu %6llu %10.3f %12.3f %12.3f\n", a["name"].get<std::string>().c_str(),
+                a["gpu"].get<std::string>().c_str(), a["bytes"].get<unsigned long long>(),
+                a["iterations"].get<unsigned long long>(), a["throughput_gbps"].get<double>(),
+                a["p50_ns"].get<double>() / 1e3, a["p99_ns"].get<double>() / 1e3);
+  std::printf("\n%-16s %12s %12s %12s %12s\n", "gpu", "copy us", "compute us", "stalled us", "idle us");
+  for (const auto& g : r["gpus"])
+    std::printf("%-16s %12.3f %12.3f %12.3f %12.3f\n", g["name"].get<std::string>().c_str(),
+                g["copy_ns"].get<double>() / 1e3, g["compute_ns"].get<double>() / 1e3,
+                g["stalled_ns"].get<double>() / 1e3, g["idle_ns"].get<double>() / 1e3);
+  std::printf("\n%-22s %-11s %8s %16s\n", "link", "direction", "util", "credit stall us");
+  for (const auto& l : r["links"])
+    if (l["bytes"].get<unsigned long long>() > 0)
+      std::printf("%-22s %-11s %7.1f%% %16.3f\n", l["name"].get<std::string>().c_str(),
+                  l["direction"].get<std::string>().c_str(), 100 * l["utilization"].get<double>(),
+                  l["credit_stall_ns"].get<double>() / 1e3);
+  std::printf("\nresults: %s\n", (out / "results.json").string().c_str());
+}
+
+ordered_json run_info(const RunArgs& a, const SimOutcome& o, const std::vector<std::string>& outputs) {
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  const double hops = o.results["tlp_hops"].get<double>();
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  ordered_json j;
+  j["config"] = a.config;
+  j["config_hash"] = o.results["config_hash"];
+  j["version"] = version();
+  j["build_type"] = build_type();
+  j["command_line"] = a.command_line;
+  j["finished_at"] = stamp;
+  j["wall_seconds"] = o.wall_seconds;
+  j["peak_rss_mib"] = static_cast<double>(ru.ru_maxrss) / 1024.0;
+  j["tlp_hops_per_second"] = o.wall_seconds > 0 ? hops / o.wall_seconds : 0.0;
+  j["sim_seconds_per_wall_second"] = o.wall_seconds > 0 ? o.end.to_seconds() / o.wall_seconds : 0.0;
+  j["outputs"] = outputs;
+  return j;
+}
+
+// Seed 002 §5: "during the execution of a batch operation, the interconnect must be used
+// exclusively by the execution algorithm" - else the predicted schedules do not hold.
+void warn_if_batches_share(const Config& cfg) {
+  int batch = 0, other = 0;
+  for (const AppCfg& a : cfg.apps) (std::holds_alternative<BatchParams>(a.params) ? batch : other)++;
+  if (batch > 0 && other > 0)
+    log()->warn("batch predictions assume the interconnect is the batch run-time's alone (seed 002 §5); "
+                "{} other app(s) share it here, so batches may run longer than predicted", other);
+}
+
+int fail(int code, const std::string& msg) {
+  std::cerr << "error: " << one_line(msg) << "\n";
+  return code;
+}
+
+}  // namespace
+
+int cmd_validate(const RunArgs& a) {
+  try {
+    const Scenario s = load_scenario(a.config, all_overrides(a));
+    std::cout << effective_yaml(s.config);
+    std::cerr << a.config << ": ok\n";
+    return kExitOk;
+  } catch (const ConfigError& e) {
+    return fail(kExitBadInput, e.what());
+  }
+}
+
+namespace {
+
+// The files a run owns in its output directory (OutputDir::clear_previous), and those a
+// sweep keeps beside them (the run's captured console, the point's key: docs/sweeps.md).
+const std::vector<std::string> kRunFiles = {"results.json", "run.json", "config.effective.yaml", "sim.log"};
+const std::vector<std::string> kSweepFiles = {"log.txt", "point.json"};
+
+// The VCD files this run may write: the model's, and the RTL arbiters' when any is
+// co-simulated (`existing`: only those written).
+std::vector<fs::path> vcd_files(const RunArgs& a, bool existing) {
+  std::vector<fs::path> v;
+  if (a.vcd.empty()) return v;
+  for (const fs::path& f : {fs::path(vcd_file_name(a.vcd)), fs::path(rtl_vcd_path(a.vcd))}) {
+    std::error_code ec;
+    if (!existing || fs::exists(f, ec)) v.push_back(f);
+  }
+  return v;
+}
+
+// Output names as run.json lists them: relative to the directory when inside it.
+std::vector<std::string> output_names(const OutputDir& dir, const std::vector<fs::path>& vcds) {
+  std::vector<std::string> names = {"config.effective.yaml", "run.json", "results.json", "sim.log"};
+  for (const fs::path& v : vcds) {
+    const fs::path rel = fs::path(v).lexically_proximate(dir.path());
+    names.push_back(rel.empty() || *rel.begin() == ".." ? v.string() : rel.string());
+  }
+  return names;
+}
+
+// Files SystemC and spdlog write themselves: checked after the run, as their writers
+// report no errors of their own.
+void check_unchecked_writes(const std::vector<fs::path>& vcds) {
+  std::string why;
+  if (!flush_logging(&why)) throw OutputError("cannot write the log sim.log: " + why);
+  for (const fs::path& v : vcds)
+    if (!looks_complete(v, &why)) throw OutputError("the waveform '" + v.string() + "' is incomplete: " + why);
+}
+
+void remove_files(const std::vector<fs::path>& files) {
+  std::error_code ec;
+  for (const fs::path& f : files) fs::remove(f, ec);
+}
+
+int simulate_into(const RunArgs& a, const Scenario& s, OutputDir& dir) {
+  const Config& cfg = s.config;
+  const std::string replaced = dir.clear_previous(kRunFiles, kSweepFiles);
+  init_logging(cfg.sim.log_level, dir.file("sim.log").string());
+  if (!replaced.empty()) log()->warn("{}", replaced);
+  log()->info("config {} -> {}", a.config, dir.path().string());
+  warn_if_batches_share(cfg);
+  if (!a.vcd.empty()) {
+    std::error_code ec;
+    if (fs::path(a.vcd).has_parent_path()) fs::create_directories(fs::path(a.vcd).parent_path(), ec);
+    if (ec) throw OutputError("cannot create the directory of --vcd " + a.vcd + ": " + ec.message());
+    request_arbiter_waveform("rtl", rtl_vcd_path(a.vcd));  // written only when an arbiter is RTL (docs/cosim.md)
+  }
+  try {
+    remove_files(vcd_files(a, false));  // an earlier run's, which this one replaces
+    SimOutcome o = simulate(s, a.vcd);
+    const std::vector<fs::path> vcds = vcd_files(a, true);
+    if (o.results["transfers_open"].get<unsigned long long>() > 0)
+      log()->warn("{} transfers were still open when the simulation stopped",
+                  o.results["transfers_open"].get<unsigned long long>());
+    check_unchecked_writes(vcds);
+    dir.stage("config.effective.yaml", effective_yaml(cfg));
+    dir.stage("run.json", run_info(a, o, output_names(dir, vcds)).dump(2) + "\n");
+    dir.stage("results.json", o.results.dump(2) + "\n");  // last: a sweep counts a point done by it
+    dir.commit();
+    print_summary(o.results, dir.path());
+    return kExitOk;
+  } catch (...) {
+    remove_files(vcd_files(a, false));  // no partial outputs
+    throw;
+  }
+}
+
+}  // namespace
+
+int cmd_run(const RunArgs& a) {
+  Scenario scenario;
+  try {
+    scenario = load_scenario(a.config, all_overrides(a));
+  } catch (const ConfigError& e) {
+    return fail(kExitBadInput, e.what());
+  }
+  const fs::path out = a.out_dir.empty() ? fs::path("runs") / fs::path(a.config).stem() : fs::path(a.out_dir);
+  std::unique_ptr<OutputDir> dir;
+  try {
+    dir = std::make_unique<OutputDir>(out);
+  } catch (const OutputError& e) {
+    return fail(kExitBadInput, e.what());
+  }
+  try {
+    return simulate_into(a, scenario, *dir);
+  } catch (const OutputError& e) {
+    return fail(kExitIoError, e.what());
+  } catch (const sc_core::sc_report& r) {
+    return fail(kExitModelError, std::string("model error: ") + r.what());
+  } catch (const std::exception& e) {
+    return fail(kExitModelError, e.what());
+  }
+}
+
+}  // namespace arbsim

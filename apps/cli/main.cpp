@@ -1,0 +1,190 @@
+// pcie-arbsim: entry point. The first argument names the subcommand; each subcommand has
+// its own options (Boost.Program_options) and its own --help. Every error ends as one
+// "error:" line on stderr with the exit code of apps/cli.h, never as an uncaught exception.
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <systemc>
+#include <boost/program_options.hpp>
+#include "apps/cli/cli.h"
+#include "apps/cli/sweep.h"
+#include "platforms/config/reader.h"
+#include "apps/run/version.h"
+
+namespace po = boost::program_options;
+using namespace arbsim;
+
+namespace {
+
+const char* kUsage =
+    "usage: pcie-arbsim COMMAND [options]   (pcie-arbsim COMMAND --help for its options)\n"
+    "  run CONFIG       simulate CONFIG; writes DIR/results.json, run.json, config.effective.yaml, sim.log\n"
+    "  validate CONFIG  check CONFIG and print the resolved config; exit 2 on any error\n"
+    "  predict CONFIG   seed 002 batch latencies and EDF check of CONFIG's batch apps, without simulating\n"
+    "  sweep SPEC       run every point of SPEC (docs/sweeps.md) as parallel processes; DIR/summary.csv\n"
+    "  --version        the simulator's version and build type\n"
+    "Exit codes: 0 ok, 1 model error, 2 bad input, 3 outputs could not be written. Config format: docs/config.md.\n";
+
+struct Command {
+  const char* usage;      // first line of its --help
+  const char* positional; // CONFIG or SPEC
+};
+
+const std::map<std::string, Command> kCommands = {
+    {"run", {"pcie-arbsim run CONFIG [options]: simulate CONFIG. DIR defaults to runs/<config name>.", "CONFIG"}},
+    {"validate", {"pcie-arbsim validate CONFIG [options]: check CONFIG, print it resolved; exit 2 on error.", "CONFIG"}},
+    {"predict",
+     {"pcie-arbsim predict CONFIG [options]: predicted timelines of CONFIG's batch apps (seed 002) for each\n"
+      "method, and the EDF check of those with a period; with --out, also DIR/predict.json.",
+      "CONFIG"}},
+    {"sweep",
+     {"pcie-arbsim sweep SPEC [options]: run every point of SPEC (docs/sweeps.md), N at a time; DIR/summary.csv.\n"
+      "Points already complete for this config and simulator version are skipped.",
+      "SPEC"}},
+};
+
+void add_config_options(po::options_description& o) {
+  o.add_options()("set,s", po::value<std::vector<std::string>>()->composing(),
+                  "override a config key: dotted.key=value (repeatable)");
+}
+
+void add_run_options(po::options_description& o) {
+  o.add_options()
+      ("vcd", po::value<std::string>(), "write a VCD waveform to FILE")
+      ("sim-time", po::value<std::string>(), "stop after T simulated (e.g. 300us, 0.3s; plain number = ns)")
+      ("seed", po::value<long long>(), "random seed (sim.seed)")
+      ("log-level", po::value<std::string>(), "trace|debug|info|warn|error|off (sim.log_level)")
+      ("arbiter-impl", po::value<std::string>(),
+       "cpp|rtl: arbiters in C++ or as co-simulated Verilog (platform.arbiter_impl, docs/cosim.md)")
+      ("fidelity", po::value<std::string>(),
+       "packet|flow: TLP-level, or fluid flows with max-min fair rates (sim.fidelity, docs/architecture.md)");
+}
+
+po::options_description options_of(const std::string& cmd) {
+  po::options_description o(cmd + " options");
+  o.add_options()("help,h", "this help");
+  if (cmd == "sweep") {
+    o.add_options()
+        ("jobs,j", po::value<int>(), "points at a time, >= 1 (default: one per core)")
+        ("out,o", po::value<std::string>(), "output directory (default: runs/<spec name>)")
+        ("timeout", po::value<std::string>(), "wall-time limit per point (e.g. 600s, 10min; default 1h)")
+        ("mem-limit", po::value<std::string>(), "address-space limit per point (e.g. 4GiB; default: RAM / jobs)");
+    return o;
+  }
+  add_config_options(o);
+  if (cmd == "run" || cmd == "predict") o.add_options()("out,o", po::value<std::string>(), "output directory");
+  if (cmd == "run" || cmd == "validate") add_run_options(o);
+  return o;
+}
+
+std::string joined(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+template <class T>
+void take(const po::variables_map& vm, const char* key, T* into) {
+  if (vm.count(key)) *into = vm[key].as<T>();
+}
+
+RunArgs run_args(const po::variables_map& vm, int argc, char** argv) {
+  RunArgs a;
+  a.config = vm["positional"].as<std::string>();
+  a.command_line = joined(argc, argv);
+  take(vm, "set", &a.overrides);
+  take(vm, "out", &a.out_dir);
+  take(vm, "vcd", &a.vcd);
+  take(vm, "sim-time", &a.sim_time);
+  take(vm, "seed", &a.seed);
+  take(vm, "log-level", &a.log_level);
+  take(vm, "arbiter-impl", &a.arbiter_impl);
+  take(vm, "fidelity", &a.fidelity);
+  return a;
+}
+
+int usage_error(const std::string& msg) {
+  std::cerr << "error: " << one_line(msg) << " (pcie-arbsim --help)\n";
+  return kExitBadInput;
+}
+
+int run_command(const std::string& cmd, int argc, char** argv) {
+  const Command& c = kCommands.at(cmd);
+  const po::options_description visible = options_of(cmd);
+  po::options_description all = visible;
+  all.add_options()("positional", po::value<std::string>());
+  po::positional_options_description pos;
+  pos.add("positional", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc - 1, argv + 1).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << c.usage << "\n\n" << visible << "\n";
+    return kExitOk;
+  }
+  if (!vm.count("positional")) return usage_error(cmd + " needs a " + c.positional + " file");
+  if (cmd == "sweep") {
+    SweepArgs sw;
+    sw.spec = vm["positional"].as<std::string>();
+    take(vm, "out", &sw.out_dir);
+    take(vm, "timeout", &sw.timeout);
+    take(vm, "mem-limit", &sw.mem_limit);
+    if (vm.count("jobs")) {
+      sw.jobs = vm["jobs"].as<int>();
+      if (sw.jobs < 1) return usage_error("--jobs " + std::to_string(sw.jobs) + ": must be >= 1");
+    }
+    return cmd_sweep(sw);
+  }
+  const RunArgs a = run_args(vm, argc, argv);
+  if (cmd == "run") return cmd_run(a);
+  if (cmd == "validate") return cmd_validate(a);
+  return cmd_predict(a);
+}
+
+int parse_and_run(int argc, char** argv) {
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (first == "--version" || first == "-V") {
+    std::cout << "pcie-arbsim " << version() << " (" << build_type() << ")\n";
+    return kExitOk;
+  }
+  if (first == "--help" || first == "-h") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  if (first.empty()) {
+    std::cerr << kUsage;
+    return kExitBadInput;
+  }
+  if (!kCommands.count(first)) return usage_error("unknown command '" + first + "'");
+  return run_command(first, argc, argv);
+}
+
+}  // namespace
+
+// SystemC calls sc_main from sc_elab_and_sim; our own main silences its banner first so
+// stdout carries only what the tool prints. A write beyond the file-size limit must fail
+// as a write error the outputs' checks report, not kill the process (SIGXFSZ).
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  std::signal(SIGXFSZ, SIG_IGN);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
+
+int sc_main(int argc, char** argv) {
+  try {
+    return parse_and_run(argc, argv);
+  } catch (const po::error& e) {
+    return usage_error(e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "error: " << one_line(e.what()) << "\n";
+    return kExitBadInput;
+  } catch (const ConfigError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << one_line(e.what()) << "\n";
+    return kExitModelError;
+  }
+}

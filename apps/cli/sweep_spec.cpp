@@ -1,0 +1,117 @@
+// Sweep spec parsing and expansion (docs/sweeps.md):
+//   base: CONFIG            the config every run starts from (relative to the spec)
+//   set: [k=v, ...]         overrides common to every run
+//   product: {key: [v...]}  cartesian product, keys varied in the order written (last fastest)
+//   runs: [{name?, set: [k=v...]}]   explicit runs (after the product's)
+#include <filesystem>
+#include <map>
+#include "apps/cli/sweep.h"
+#include "platforms/config/reader.h"
+#include "platforms/config/yaml_guard.h"
+
+namespace arbsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> string_list(const Reader& r, const std::string& key) {
+  std::vector<std::string> out;
+  if (!r.has(key)) return out;
+  const YAML::Node n = r.node()[key];
+  if (!n.IsSequence()) r.fail(key, "expected a list of dotted.key=value strings");
+  for (const YAML::Node& e : n) {
+    if (!e.IsScalar() || e.Scalar().find('=') == std::string::npos)
+      r.fail(key, "each entry must be a dotted.key=value string, got " + scalar_text(e));
+    out.push_back(e.Scalar());
+  }
+  return out;
+}
+
+std::string yaml_scalar(const YAML::Node& v) {
+  if (v.IsScalar()) return v.Scalar();
+  YAML::Emitter e;
+  e << YAML::Flow << v;
+  return e.c_str();
+}
+
+void expand_product(const Reader& r, SweepSpec& s, const std::vector<std::string>& common) {
+  if (!r.has("product")) return;
+  const YAML::Node p = r.node()["product"];
+  if (!p.IsMap()) r.fail("product", "expected a map of dotted.key: [values]");
+  std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+  for (const auto& kv : p) {
+    if (!kv.second.IsSequence() || kv.second.size() == 0)
+      r.fail("product", "'" + kv.first.Scalar() + "' needs a non-empty list of values");
+    axes.push_back({kv.first.Scalar(), {}});
+    for (const YAML::Node& v : kv.second) axes.back().second.push_back(yaml_scalar(v));
+    s.varied_keys.push_back(kv.first.Scalar());
+  }
+  std::vector<std::size_t> idx(axes.size(), 0);
+  while (true) {
+    SweepRun run;
+    run.overrides = common;
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      run.varied.push_back(axes[a].first + "=" + axes[a].second[idx[a]]);
+      run.overrides.push_back(run.varied.back());
+    }
+    s.runs.push_back(run);
+    std::size_t a = axes.size();
+    while (a > 0 && ++idx[a - 1] == axes[a - 1].second.size()) idx[--a] = 0;
+    if (a == 0) break;
+  }
+}
+
+void add_explicit_runs(const Reader& r, SweepSpec& s, const std::vector<std::string>& common) {
+  for (const Reader& e : r.list("runs")) {
+    e.allow({"name", "set"});
+    SweepRun run;
+    run.overrides = common;
+    if (e.has("name")) run.id = e.get<std::string>("name", "");
+    for (const std::string& o : string_list(e, "set")) {
+      run.varied.push_back(o);
+      run.overrides.push_back(o);
+      const std::string key = o.substr(0, o.find('='));
+      if (std::find(s.varied_keys.begin(), s.varied_keys.end(), key) == s.varied_keys.end())
+        s.varied_keys.push_back(key);
+    }
+    s.runs.push_back(run);
+  }
+}
+
+}  // namespace
+
+SweepSpec load_sweep_spec(const std::string& path) {
+  YAML::Node root = load_yaml_bounded(read_text_file(path), path);
+  if (!root.IsMap()) throw ConfigError(path + ": top level must be a map (base, set, product, runs)");
+  Reader r(root, "", path);
+  r.allow({"description", "base", "set", "product", "runs", "limits"});
+  SweepSpec s;
+  s.file = path;
+  s.base = (fs::path(path).parent_path() / r.need<std::string>("base")).lexically_normal().string();
+  if (!is_regular_file_at(s.base)) r.fail("base", "config '" + s.base + "' does not exist or is not a file");
+  if (r.has("limits")) {
+    const Reader l = r.map("limits");
+    l.allow({"timeout", "memory"});
+    if (l.has("timeout")) s.timeout = l.need<std::string>("timeout");
+    if (l.has("memory")) s.memory = l.need<std::string>("memory");
+  }
+  const std::vector<std::string> common = string_list(r, "set");
+  expand_product(r, s, common);
+  add_explicit_runs(r, s, common);
+  if (s.runs.empty()) r.fail("product", "the spec names no run: give `product` or `runs`");
+  std::map<std::string, int> seen;
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    SweepRun& run = s.runs[i];
+    if (run.id.empty()) {
+      char id[32];
+      std::snprintf(id, sizeof id, "r%04zu", i + 1);
+      run.id = id;
+    }
+    if (run.id.find_first_of("/ .") != std::string::npos || ++seen[run.id] > 1)
+      r.fail("runs", "run name '" + run.id + "' must be unique, without '/', '.' or spaces");
+  }
+  return s;
+}
+
+}  // namespace arbsim

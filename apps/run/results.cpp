@@ -1,0 +1,185 @@
+#include "apps/run/results.h"
+#include "models/pcie/tlp_pool.h"
+#include "testbenches/batch_app.h"
+#include <algorithm>
+#include <cmath>
+
+namespace arbsim {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+// Rounded to 1 ps so the file reads well and stays deterministic.
+double r3(double v) { return std::round(v * 1000.0) / 1000.0; }
+double ns(const sc_core::sc_time& t) { return r3(t.to_seconds() * 1e9); }
+
+// A batch app's first batch: each stream's predicted and measured copy and stream end
+// (seed 002 Table 2 compares these), relative to the batch start; and its program's first
+// run, predicted (the sum of its batches' predictions) and measured.
+ordered_json batch_json(const BatchApp& b, const BatchParams& p) {
+  ordered_json j;
+  j["method"] = to_string(p.method);
+  j["predicted_ns"] = r3(b.predicted_ns());
+  j["program_batches"] = b.program_batches();
+  j["program_predicted_ns"] = r3(b.program_predicted_ns());
+  j["program_ns"] = r3(b.program_ns());
+  const BatchResult& r = b.first();
+  const auto& cfg = p.batches[p.program.front()];
+  j["streams"] = ordered_json::array();
+  for (std::size_t i = 0; i < r.stream_end_ns.size(); ++i) {
+    ordered_json s = {{"gpu", cfg[i].gpu},
+                      {"copy_start_ns", r3(r.predicted.streams[i].copy_start)},
+                      {"predicted_copy_end_ns", r3(r.predicted.streams[i].copy_end)},
+                      {"copy_end_ns", r3(r.copy_end_ns[i])},
+                      {"predicted_end_ns", r3(r.predicted.streams[i].kernel_end)},
+                      {"end_ns", r3(r.stream_end_ns[i])}};
+    if (!cfg[i].peer.empty()) s["peer"] = cfg[i].peer;
+    if (r.stage_gap_ns[i] != 0) s["stage_gap_ns"] = r3(r.stage_gap_ns[i]);
+    j["streams"].push_back(s);
+  }
+  return j;
+}
+
+ordered_json app_json(const App& a, const AppCfg& c) {
+  const AppStats& s = a.stats();
+  const double active_ns = s.issued_any ? (s.last_done - s.first_issue).to_seconds() * 1e9 : 0;
+  ordered_json j;
+  j["name"] = c.name;
+  j["type"] = c.kind();
+  j["gpu"] = c.gpu();
+  j["bytes"] = s.bytes;
+  j["transfers"] = s.transfers;
+  j["iterations"] = s.iterations;
+  j["throughput_gbps"] = active_ns > 0 ? r3(s.bytes * 8.0 / active_ns) : 0.0;
+  j["p50_ns"] = r3(percentile(s.latencies_ns, 0.50));
+  j["p99_ns"] = r3(percentile(s.latencies_ns, 0.99));
+  j["max_ns"] = r3(s.latencies_ns.empty() ? 0 : *std::max_element(s.latencies_ns.begin(), s.latencies_ns.end()));
+  if (c.timing.deadline_ns > 0) {
+    j["deadline_ns"] = r3(c.timing.deadline_ns);
+    j["deadlines_met"] = s.deadlines_met;
+    j["deadlines_missed"] = s.deadlines_missed;
+  }
+  if (const auto* b = dynamic_cast<const BatchApp*>(&a)) j["batch"] = batch_json(*b, std::get<BatchParams>(c.params));
+  j["first_issue_ns"] = ns(s.first_issue);
+  j["last_done_ns"] = ns(s.last_done);
+  return j;
+}
+
+ordered_json vc_array(int vcs, const std::array<uint64_t, kMaxVcs>& v) {
+  ordered_json a = ordered_json::array();
+  for (int i = 0; i < vcs; ++i) a.push_back(v[i]);
+  return a;
+}
+
+// A link direction from its egress port, or in the flow-level mode from its flow edge
+// (no TLPs and no credit stalls there: docs/results.md).
+ordered_json link_json(const Fabric& f, const LinkDir& l, int dir, double end_ps) {
+  const EgressStats& s = f.link_stats(dir);
+  ordered_json j;
+  j["name"] = l.link;
+  j["direction"] = l.direction;
+  j["from"] = l.from;
+  j["to"] = l.to;
+  j["tlps"] = s.tlps;
+  j["bytes"] = s.payload_bytes;
+  j["wire_bytes"] = s.wire_bytes;
+  j["utilization"] = end_ps > 0 ? r3(s.busy_ps / end_ps) : 0.0;
+  j["vc_bytes"] = vc_array(f.link_vcs(dir), s.vc_bytes);
+  j["credit_stall_ns"] = r3(s.credit_stall_ps / 1000.0);
+  return j;
+}
+
+ordered_json arbiter_json(const Fabric& f, const LinkDir& l, int dir, const std::string& vc_arbiter) {
+  const EgressStats& s = f.link_stats(dir);
+  const int vcs = f.link_vcs(dir);
+  ordered_json j;
+  j["name"] = l.from + "->" + l.to;
+  j["vc_arbiter"] = vc_arbiter;
+  j["grants"] = vc_array(vcs, s.vc_grants);
+  ordered_json waits = ordered_json::array();
+  double max_wait = 0;
+  for (int v = 0; v < vcs; ++v) {
+    waits.push_back(r3(s.vc_max_head_wait_ps[v] / 1000.0));
+    max_wait = std::max(max_wait, s.vc_max_head_wait_ps[v]);
+  }
+  j["max_head_wait_ns"] = r3(max_wait / 1000.0);
+  j["vc_max_head_wait_ns"] = waits;
+  j["never_granted"] = ordered_json::array();
+  for (const NeverGranted& n : s.never_granted)
+    j["never_granted"].push_back({{"requester", n.requester}, {"vc", n.vc}, {"waiting_ns", r3(n.waiting_ps / 1000.0)}});
+  return j;
+}
+
+// The liveness check: the oldest TLP of the run, delivered or still in flight at the end,
+// against sim.tlp_age_limit_ns. (Conservation, ordering and credit bounds stop the run when
+// they fail, so a results.json exists only when they held.)
+ordered_json run_checks_json(const System& p, const sc_core::sc_time& end) {
+  bool none = true;
+  const sc_core::sc_time oldest_waiting = tlp_pool().oldest_in_use(&none);
+  const double waiting_ns = none ? 0.0 : ns(end - oldest_waiting);
+  const double oldest = std::max(waiting_ns, r3(static_cast<double>(p.tracker().oldest_consumed_tlp_ps()) / 1000.0));
+  const double limit = p.config().sim.tlp_age_limit_ns;
+  return {{"conservation", "held"}, {"tlp_age_limit_ns", limit}, {"oldest_tlp_ns", oldest},
+          {"oldest_tlp_in_flight_ns", waiting_ns}, {"tlp_age_exceeded", oldest > limit}};
+}
+
+}  // namespace
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+ordered_json collect_results(const System& p, const sc_core::sc_time& end) {
+  const double end_ps = end.to_seconds() * 1e12;
+  sc_core::sc_time makespan;
+  for (const auto& a : p.apps()) makespan = std::max(makespan, a->stats().last_done);
+  for (const auto& g : p.gpus()) makespan = std::max(makespan, g->last_activity());
+  ordered_json j;
+  j["schema"] = "pcie-arbsim.results/1";
+  j["config_hash"] = config_hash(p.config());
+  j["platform"] = p.config().platform.name;
+  j["seed"] = p.config().sim.seed;
+  j["policy"] = to_string(p.config().driver.policy);
+  j["fidelity"] = to_string(p.config().sim.fidelity);
+  j["fidelity_notes"] = ordered_json::array();
+  for (const FidelityNote& n : p.fabric().fidelity_notes())
+    j["fidelity_notes"].push_back({{"where", n.where}, {"setting", n.setting}, {"effect", n.effect}});
+  j["sim_time_ns"] = ns(end);
+  j["makespan_ns"] = ns(makespan);
+  j["tlp_hops"] = p.fabric().tlp_hops();
+  const TransferTracker& t = p.tracker();
+  j["bytes_injected"] = t.injected_bytes();
+  j["bytes_delivered"] = t.delivered_bytes();
+  j["duplicate_bytes"] = t.duplicate_bytes();
+  j["ordering_violations"] = t.order_violations();
+  j["transfers_completed"] = t.completed_transfers();
+  j["transfers_open"] = t.open_transfers();
+  j["run_checks"] = run_checks_json(p, end);
+  j["apps"] = ordered_json::array();
+  for (std::size_t k = 0; k < p.apps().size(); ++k) j["apps"].push_back(app_json(*p.apps()[k], p.config().apps[k]));
+  j["gpus"] = ordered_json::array();
+  for (const auto& g : p.gpus())
+    j["gpus"].push_back({{"name", g->label()},
+                         {"copy_ns", r3(g->state_ns(GpuState::Copy))},
+                         {"compute_ns", r3(g->state_ns(GpuState::Compute))},
+                         {"stalled_ns", r3(g->state_ns(GpuState::Stalled))},
+                         {"idle_ns", r3(g->state_ns(GpuState::Idle))},
+                         {"copy_any_ns", r3(g->copy_any_ns())},
+                         {"kernels", g->kernels_run()}});
+  j["links"] = ordered_json::array();
+  j["arbiters"] = ordered_json::array();
+  const Fabric& f = p.fabric();
+  const std::vector<LinkDir>& walk = p.scenario().walk;
+  for (std::size_t d = 0; d < walk.size(); ++d) {
+    const int dir = static_cast<int>(d);
+    j["links"].push_back(link_json(f, walk[d], dir, end_ps));
+    if (const auto vc = f.vc_arbiter(dir)) j["arbiters"].push_back(arbiter_json(f, walk[d], dir, *vc));
+  }
+  return j;
+}
+
+}  // namespace arbsim

@@ -1,0 +1,97 @@
+#include "apps/run/simulation.h"
+#include <chrono>
+#include <functional>
+#include "models/pcie/tlp_pool.h"
+#include "apps/run/logging.h"
+#include "apps/run/results.h"
+
+namespace arbsim {
+
+namespace {
+
+sc_core::sc_time ns_time(double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(ns * 1000.0))); }
+
+void warn_fidelity_notes(const System& sys) {
+  const auto& notes = sys.fabric().fidelity_notes();
+  if (notes.empty()) return;
+  log()->warn("the flow-level mode cannot represent {} setting(s) of this config; its results ignore them "
+              "(results.json fidelity_notes). First: {}: {} ({})",
+              notes.size(), notes.front().where, notes.front().setting, notes.front().effect);
+}
+
+}  // namespace
+
+void run_until(double time_ns, const std::function<std::string()>& stuck_report) {
+  const bool limited = time_ns > 0;
+  const sc_core::sc_time end = limited ? ns_time(time_ns) : sc_core::sc_max_time();
+  // Returns at `end`, or earlier at the last event before it when no event is left before
+  // it (the next one, if any, lies beyond the end).
+  sc_core::sc_start(end, sc_core::SC_EXIT_ON_STARVATION);
+  if (sc_core::sc_time_stamp() >= end) return;
+  if (!sc_core::sc_pending_activity()) {
+    const std::string stuck = stuck_report();
+    if (!stuck.empty()) {
+      const std::string msg = "no progress possible at " + sc_core::sc_time_stamp().to_string() +
+                              " with work unfinished (a deadlock): " + stuck;
+      SC_REPORT_ERROR("arbsim/deadlock", msg.c_str());
+    }
+  }
+  if (limited) sc_core::sc_start(end - sc_core::sc_time_stamp());  // nothing left before the cut-off
+}
+
+namespace {
+
+// Always-on checks of what the model must conserve (docs/results.md, "Run checks"): a
+// failure is a model fault, reported as an error rather than results that look fine.
+void check_conservation(const System& sys) {
+  const TransferTracker& t = sys.tracker();
+  std::string fault;
+  if (t.duplicate_bytes() > 0) fault = std::to_string(t.duplicate_bytes()) + " bytes delivered twice";
+  else if (t.order_violations() > 0)
+    fault = std::to_string(t.order_violations()) + " posted writes of a transfer arrived out of order";
+  else if (t.injected_bytes() != t.delivered_bytes() + t.open_bytes_left())
+    fault = "bytes injected (" + std::to_string(t.injected_bytes()) + ") != delivered (" +
+            std::to_string(t.delivered_bytes()) + ") + still in flight (" + std::to_string(t.open_bytes_left()) + ")";
+  if (!fault.empty()) SC_REPORT_ERROR("arbsim/run-check", ("a run check failed: " + fault).c_str());
+}
+
+// A policy that sets the VC arbiters overrides the configured ones everywhere: said once.
+void say_policy_arbiter(const System& sys) {
+  if (const auto& a = sys.policy_vc_arbiter())
+    log()->info("driver policy '{}' sets every VC arbiter to {} (configured VC arbiters are not used)",
+                to_string(sys.config().driver.policy), describe_spec(*a));
+}
+
+}  // namespace
+
+SimOutcome simulate(const Scenario& s, const std::string& vcd_path) {
+  SimOutcome o;
+  const double time_ns = s.config.sim.time_ns, age_limit_ns = s.config.sim.tlp_age_limit_ns;
+  o.system = std::make_unique<System>(s);
+  say_policy_arbiter(*o.system);
+  warn_fidelity_notes(*o.system);
+  sc_core::sc_trace_file* tf = nullptr;
+  if (!vcd_path.empty()) {
+    // sc_create_vcd_trace_file appends ".vcd" itself.
+    std::string stem = vcd_path;
+    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".vcd") == 0) stem.resize(stem.size() - 4);
+    tf = sc_core::sc_create_vcd_trace_file(stem.c_str());
+    tf->set_time_unit(1, sc_core::SC_PS);  // the kernel resolution: every event lands on a tick
+    o.system->trace(tf);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  run_until(time_ns, [&] { return o.system->stuck_report(); });
+  o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.end = sc_core::sc_time_stamp();
+  o.system->finish();
+  check_conservation(*o.system);
+  o.results = collect_results(*o.system, o.end);
+  if (o.results["run_checks"]["tlp_age_exceeded"].get<bool>())
+    log()->warn("a TLP was {} ns old, beyond sim.tlp_age_limit_ns ({} ns): starvation (see arbiters[].never_granted "
+                "and max_head_wait_ns) or a stalled port", o.results["run_checks"]["oldest_tlp_ns"].get<double>(),
+                age_limit_ns);
+  if (tf) sc_core::sc_close_vcd_trace_file(tf);
+  return o;
+}
+
+}  // namespace arbsim

@@ -1,0 +1,27 @@
+// One simulation: elaborate the system from a scenario, optionally trace a VCD, run, and
+// collect results. SystemC elaborates once per process, so call this once per process.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <nlohmann/json.hpp>
+#include "platforms/system.h"
+
+namespace arbsim {
+
+struct SimOutcome {
+  std::unique_ptr<System> system;       // kept for inspection after the run
+  nlohmann::ordered_json results;
+  sc_core::sc_time end;
+  double wall_seconds = 0;
+};
+
+SimOutcome simulate(const Scenario& s, const std::string& vcd_path = "");
+
+// Runs the kernel until `time_ns` (0: until nothing is left to happen). Activity that stops
+// while work is unfinished can never resume: when `stuck_report` then names what waits (not
+// ""), that is a deadlock (credits, or a model fault), reported as an SC_ERROR naming it
+// instead of a run that ends quietly with transfers open, or never ends.
+void run_until(double time_ns, const std::function<std::string()>& stuck_report);
+
+}  // namespace arbsim

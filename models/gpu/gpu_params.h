@@ -1,0 +1,15 @@
+// A GPU's parameters and their defaults (the one place they are written; the config loader
+// fills in what a config leaves out from this struct). Plain C++: no SystemC.
+#pragma once
+#include "models/common/copy_command.h"
+
+namespace arbsim {
+
+struct GpuParams {
+  int copy_engines = 2;           // H2D and D2H engines apart (one: shared)
+  int tags = 256;                 // outstanding reads of each copy engine
+  double read_latency_ns = 300;   // as a completer (peer reads): MRd consumed -> first CplD
+  H2dMode h2d_mode = H2dMode::DeviceRead;
+};
+
+}  // namespace arbsim

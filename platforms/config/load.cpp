@@ -1,0 +1,261 @@
+// Loading a config file: YAML parse errors, the `platform:` include, `-s` overrides,
+// workloads, and the top-level sections (platform: parse_platform.cpp; apps: parse_apps.cpp;
+// driver and sim: parse_settings.cpp).
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include "platforms/config/config.h"
+#include "platforms/config/parse.h"
+#include "platforms/config/reader.h"
+#include "platforms/config/yaml_guard.h"
+
+namespace arbsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+YAML::Node parse_text(const std::string& text, const std::string& path) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw ConfigError(path + ": file is empty");
+  YAML::Node n = load_yaml_bounded(text, path);
+  if (!n.IsMap()) throw ConfigError(path + ": top level must be a map of keys, got " + scalar_text(n));
+  return n;
+}
+
+YAML::Node load_file(const std::string& path) { return parse_text(read_text_file(path), path); }
+
+// A copy of `n` without source marks: a value from `-s` has no line in any file, and the
+// marks YAML::Load gives it (line 1 of the override text) would point into the config.
+YAML::Node unmarked(const YAML::Node& n) {
+  if (n.IsScalar()) return YAML::Node(n.Scalar());
+  YAML::Node out(n.IsMap() ? YAML::NodeType::Map : n.IsSequence() ? YAML::NodeType::Sequence
+                                                                    : YAML::NodeType::Null);
+  if (n.IsSequence())
+    for (const YAML::Node& e : n) out.push_back(unmarked(e));
+  if (n.IsMap())
+    for (const auto& kv : n) out[kv.first.Scalar()] = unmarked(kv.second);
+  return out;
+}
+
+// The list element `seg` names: an index, the element's `name`, or for a link without a
+// name its default name "up-down". Null when there is none.
+YAML::Node list_element(const YAML::Node& seq, const std::string& seg) {
+  const bool numeric = seg.size() <= 9 && seg.find_first_not_of("0123456789") == std::string::npos;
+  if (numeric) return std::stoul(seg) < seq.size() ? seq[std::stoul(seg)] : YAML::Node();
+  for (const YAML::Node& e : seq) {
+    if (!e.IsMap()) continue;
+    const YAML::Node name = e["name"], up = e["up"], down = e["down"];
+    if (name ? name.IsScalar() && name.Scalar() == seg
+             : up && down && up.IsScalar() && down.IsScalar() && up.Scalar() + "-" + down.Scalar() == seg)
+      return e;
+  }
+  return YAML::Node();
+}
+
+struct Override {
+  std::vector<std::string> keys;
+  YAML::Node value;
+};
+
+// Splits "dotted.key=value"; the value is YAML ("4", "[1, 2]", "{type: rr}").
+Override parse_override(const std::string& spec, const std::string& file) {
+  const std::string at = file + ": -s " + spec + ": ";
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0) throw ConfigError(at + "expected dotted.key=value");
+  Override o;
+  std::stringstream ss(spec.substr(0, eq));
+  for (std::string p; std::getline(ss, p, '.');) o.keys.push_back(p);
+  if (spec[eq - 1] == '.' || std::count(o.keys.begin(), o.keys.end(), "") > 0)
+    throw ConfigError(at + "empty key segment");
+  o.value = unmarked(load_yaml_bounded(spec.substr(eq + 1), file + ": -s " + spec));
+  return o;
+}
+
+// Walks the keys (map keys, or list elements by list_element()), creating maps as
+// needed, and sets the leaf. Maps are reached through a const handle: yaml-cpp's
+// non-const operator[] would add every key it looks at.
+void apply_override(YAML::Node root, const std::string& spec, const std::string& file) {
+  const Override o = parse_override(spec, file);
+  const std::string at = file + ": -s " + spec + ": ";
+  YAML::Node cur = root;
+  for (std::size_t i = 0; i < o.keys.size(); ++i) {
+    const std::string& k = o.keys[i];
+    const bool last = i + 1 == o.keys.size();
+    YAML::Node next;
+    if (cur.IsSequence()) {
+      next = list_element(cur, k);
+      if (next.IsNull()) throw ConfigError(at + "no list element '" + k + "' (give an index or a name)");
+      if (last) throw ConfigError(at + "cannot replace a whole list element; set its keys");
+    } else if (cur.IsMap() || cur.IsNull()) {
+      if (last) {
+        cur[k] = o.value;
+        return;
+      }
+      const YAML::Node& c = cur;
+      if (!c[k] || c[k].IsNull()) cur[k] = YAML::Node(YAML::NodeType::Map);
+      next = c[k];
+    } else {
+      throw ConfigError(at + "'" + k + "' is under a value that is not a map or a list");
+    }
+    cur.reset(next);
+  }
+}
+
+// `platform: FILE` includes a platform file (relative to this config); so does
+// `platform: {include: FILE, KEY: VALUE...}`, whose other keys replace the file's top-level
+// keys (e.g. a scenario that reuses a platform with another h2d_mode). Returns the file
+// platform keys live in (for messages).
+std::string include_platform(YAML::Node root, const std::string& path, const std::string& base_dir) {
+  const YAML::Node& c = root;
+  const YAML::Node p = c["platform"];
+  const bool map_include = p && p.IsMap() && p["include"];
+  if (!p || !(p.IsScalar() || map_include)) return path;
+  const YAML::Node name = map_include ? YAML::Node(p["include"]) : p;
+  if (!name.IsScalar())
+    throw ConfigError(path + ":" + std::to_string(name.Mark().line + 1) +
+                      ": platform.include: expected a file name, got " + scalar_text(name));
+  const std::string file = (fs::path(base_dir) / name.Scalar()).lexically_normal().string();
+  std::string why;
+  const fs::file_type type = file_type_at(file, &why);
+  if (type != fs::file_type::regular)
+    throw ConfigError(path + ":" + std::to_string(name.Mark().line + 1) + ": platform: included file '" + file +
+                      "' " + (type == fs::file_type::not_found ? "does not exist"
+                              : why.empty()                    ? "is not a regular file"
+                                                               : "cannot be read: " + why));
+  YAML::Node loaded = load_file(file);
+  if (map_include)
+    for (const auto& kv : p)
+      if (kv.first.Scalar() != "include") loaded[kv.first.Scalar()] = unmarked(kv.second);  // no line of the wrong file
+  root["platform"] = loaded;
+  return file;
+}
+
+// The file of workload `name`: workloads/NAME.yaml beside the config, else one level up
+// (configs/workloads/); empty when neither exists.
+fs::path find_workload(const std::string& base_dir, const std::string& name) {
+  for (const char* dir : {"workloads", "../workloads"}) {
+    const fs::path f = (fs::path(base_dir) / dir / (name + ".yaml")).lexically_normal();
+    if (is_regular_file_at(f.string())) return f;
+  }
+  return {};
+}
+
+// Copies the workload's keys the app lacks into the app. They are checked here, against
+// the workload file and its lines, and copied without marks: merged into the app, a line
+// of the workload file would be reported against the config.
+void merge_workload(YAML::Node app, const fs::path& file) {
+  const Reader w(load_file(file.string()), "workload", file.string());
+  w.allow({"name", "description", "h2d_bytes", "d2h_bytes", "kernel_ns"});
+  if (w.has("h2d_bytes")) w.bytes("h2d_bytes", 1);
+  if (w.has("d2h_bytes")) w.bytes("d2h_bytes", 1);
+  if (w.has("kernel_ns")) w.time_ns("kernel_ns", 0);
+  const YAML::Node& ca = app;
+  for (const char* k : {"h2d_bytes", "d2h_bytes", "kernel_ns"})
+    if (w.has(k) && !ca[k]) app[k] = unmarked(w.node()[k]);
+}
+
+// `workload: NAME` in an app pulls NAME.yaml (find_workload()); the app's own keys win
+// over the workload's.
+void resolve_workloads(YAML::Node root, const std::string& base_dir, const std::string& path) {
+  const YAML::Node& c = root;
+  if (!c["apps"] || !c["apps"].IsSequence()) return;
+  for (std::size_t i = 0; i < c["apps"].size(); ++i) {
+    const YAML::Node app = c["apps"][i];
+    if (!app.IsMap() || !app["workload"]) continue;
+    const Reader r(app, "apps[" + std::to_string(i) + "]", path);
+    const YAML::Node n = app["workload"];
+    const std::string name = n.IsScalar() ? n.Scalar() : "";
+    if (name.empty() || name.find_first_of("/\\") != std::string::npos)
+      r.fail("workload", "expected a workload name such as 'sc', got " + scalar_text(n));
+    const fs::path file = find_workload(base_dir, name);
+    if (file.empty()) r.fail("workload", "no workload '" + name + "' in workloads/ or ../workloads/");
+    merge_workload(app, file);
+  }
+}
+
+// The flow-level mode shares every link max-min fairly and has no VCs to arbitrate, so
+// seed 000's priority policies (strict-priority VC arbitration, seed 000 §3.2) cannot act
+// there: only static and rr, whose round-robin the max-min share stands for, are accepted.
+void check_flow_policy(const Reader& driver, const Config& cfg) {
+  const PolicyKind p = cfg.driver.policy;
+  if (cfg.sim.fidelity != Fidelity::Flow || p == PolicyKind::Static || p == PolicyKind::RoundRobin) return;
+  driver.fail("policy", std::string("policy '") + to_string(p) + "' needs VC arbitration, which sim.fidelity: flow "
+                        "does not model; use static or rr, or sim.fidelity: packet");
+}
+
+Config parse_config(const std::string& text, const std::string& path, const std::string& base_dir,
+                    const std::vector<std::string>& overrides) {
+  Config cfg;
+  cfg.file = path;
+  YAML::Node root = parse_text(text, path);
+  const std::string platform_file = include_platform(root, path, base_dir);
+  for (const std::string& o : overrides) apply_override(root, o, path);
+  resolve_workloads(root, base_dir, path);
+
+  Reader top(root, "", path);
+  top.allow({"platform", "apps", "driver", "sim", "description"});
+  if (top.has("description")) top.need<std::string>("description");
+  if (!top.has("platform")) top.fail("platform", "required key is missing");
+  cfg.platform = parse_platform(Reader(root["platform"], "platform", platform_file));
+  cfg.sim = parse_sim(top.map("sim"));
+  cfg.driver = parse_driver(top.map("driver"));
+  cfg.driver_origin = top.map("driver").origin();
+  check_flow_policy(top.map("driver"), cfg);
+  cfg.apps = parse_apps(top, cfg.platform);
+  cfg.effective = root;
+  return cfg;
+}
+
+}  // namespace
+
+Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_config_yaml(read_text_file(path), path, fs::path(path).parent_path().string(), overrides);
+}
+
+// Checked loading; yaml-cpp exceptions that escape the checks (a loader bug) still end as
+// a config error naming the file, not as a crash.
+Config load_config_yaml(const std::string& text, const std::string& path, const std::string& base_dir,
+                        const std::vector<std::string>& overrides) {
+  try {
+    return parse_config(text, path, base_dir, overrides);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path + ": cannot read the config: " + e.what());
+  }
+}
+
+std::string effective_yaml(const Config& cfg) {
+  YAML::Emitter e;
+  e << cfg.effective;
+  return std::string(e.c_str()) + "\n";
+}
+
+std::string config_hash(const Config& cfg) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64-bit offset basis and prime
+  for (const unsigned char c : effective_yaml(cfg)) h = (h ^ c) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+const char* to_string(NodeKind k) {
+  switch (k) {
+    case NodeKind::RootComplex: return "root_complex";
+    case NodeKind::IoHub: return "io_hub";
+    case NodeKind::Switch: return "switch";
+    case NodeKind::Gpu: return "gpu";
+    case NodeKind::Endpoint: return "endpoint";
+  }
+  return "?";
+}
+
+std::string NodeCfg::type_name() const { return is(NodeKind::Endpoint) ? endpoint.type->name : to_string(kind); }
+
+const NodeCfg* PlatformCfg::node(const std::string& name) const {
+  for (const NodeCfg& n : nodes)
+    if (n.name == name) return &n;
+  return nullptr;
+}
+
+}  // namespace arbsim

@@ -1,0 +1,52 @@
+// Parsing `driver:` (the host driver's TC policy, docs/host-policies.md) and `sim:`.
+#include "platforms/config/parse.h"
+
+namespace arbsim {
+
+namespace {
+
+constexpr std::pair<const char*, PolicyKind> kPolicies[] = {{"static", PolicyKind::Static},
+                                                            {"rr", PolicyKind::RoundRobin},
+                                                            {"priority_s", PolicyKind::SmallestFirst},
+                                                            {"priority_l", PolicyKind::LargestFirst},
+                                                            {"qos", PolicyKind::DeadlineAware}};
+
+}  // namespace
+
+const char* to_string(PolicyKind p) {
+  for (const auto& [name, kind] : kPolicies)
+    if (kind == p) return name;
+  return "?";
+}
+
+DriverCfg parse_driver(const Reader& r) {
+  r.allow({"policy", "starvation_threshold", "bandwidth_GBps", "qos_check_ns", "qos_margin_ns"});
+  DriverCfg d;
+  const std::string policy = r.one_of("policy", "static", {"static", "rr", "priority_s", "priority_l", "qos"});
+  for (const auto& [name, kind] : kPolicies)
+    if (policy == name) d.policy = kind;
+  d.starvation_threshold = r.int_in("starvation_threshold", 0, 0, 1 << 20);
+  d.bandwidth_GBps = r.rate_in("bandwidth_GBps", 0, 0, 1e6);
+  // > 0 and at least the kernel's 1-ps resolution, or the re-check would never advance.
+  d.qos_check_ns = r.time_in("qos_check_ns", 1000, 1e-3, kMaxTimeNs);
+  d.qos_margin_ns = r.time_ns("qos_margin_ns", 2 * d.qos_check_ns);
+  return d;
+}
+
+const char* to_string(Fidelity f) { return f == Fidelity::Flow ? "flow" : "packet"; }
+
+SimCfg parse_sim(const Reader& r) {
+  r.allow({"time_ns", "seed", "log_level", "fidelity", "tlp_age_limit_ns"});
+  SimCfg s;
+  s.time_ns = r.time_ns("time_ns", 0);
+  // Liveness check (docs/results.md, "Run checks"): 10 ms, far above any wait but starvation.
+  s.tlp_age_limit_ns = r.time_in("tlp_age_limit_ns", 1e7, 1, kMaxTimeNs);
+  const int64_t seed = r.get<int64_t>("seed", 1);
+  if (seed < 0) r.fail("seed", "must be >= 0, got " + std::to_string(seed));
+  s.seed = static_cast<uint64_t>(seed);
+  s.log_level = r.one_of("log_level", "info", {"trace", "debug", "info", "warn", "error", "off"});
+  s.fidelity = r.one_of("fidelity", "packet", {"packet", "flow"}) == "flow" ? Fidelity::Flow : Fidelity::Packet;
+  return s;
+}
+
+}  // namespace arbsim

@@ -1,0 +1,56 @@
+// The fabric of a system: what moves bytes between endpoints, at one of two fidelities.
+//   packet (packet_fabric.h)  every TLP through SystemC modules: links, switches, egress
+//                             arbitration, credits (the reference model)
+//   flow   (flow_level_fabric.h)  fluid flows sharing each link max-min (fast, no
+//                             arbitration: it says which settings it ignores)
+// Both build from the same Scenario and answer for the same walk directions and engine ids,
+// so the System, the driver, the apps and results.json never ask which one runs. Only
+// make_fabric() chooses.
+#pragma once
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include <systemc>
+#include "models/common/copy_executor.h"
+#include "models/common/link_stats.h"
+#include "models/common/transfer_tracker.h"
+#include "platforms/flow_limits.h"
+#include "platforms/topology/scenario.h"
+
+namespace arbsim {
+
+struct FabricOptions {
+  // The VC arbiter of every egress port when the driver's policy needs one (TcPolicy::
+  // vc_arbiter), instead of the configured ones.
+  std::optional<ArbiterSpec> vc_arbiter;
+};
+
+class Fabric {
+ public:
+  virtual ~Fabric() = default;
+  // The DMA engine with scenario engine id `id` (Scenario::engines).
+  virtual CopyExecutor& engine(int id) = 0;
+  // Programs every egress port's TC/VC map: vc8[tc] on an 8-VC link, scaled to each port's
+  // VCs (models/pcie/tc_vc_map.h).
+  virtual void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) = 0;
+  // Per walk direction (Scenario::walk): its statistics (complete after finish()), its VCs,
+  // and its VC arbiter as results.json names it (none where this fidelity has no arbiter).
+  virtual const EgressStats& link_stats(int dir) const = 0;
+  virtual int link_vcs(int dir) const = 0;
+  virtual std::optional<std::string> vc_arbiter(int dir) const = 0;
+  // TLPs forwarded over links so far (0 where there are no TLPs).
+  virtual uint64_t tlp_hops() const = 0;
+  // What the config asks that this fidelity cannot represent (flow_limits.h).
+  virtual const std::vector<FidelityNote>& fidelity_notes() const = 0;
+  // What waits inside the fabric, one entry per port that holds work (deadlock reports).
+  virtual std::vector<std::string> waiting() const = 0;
+  virtual void trace(sc_core::sc_trace_file* tf) = 0;
+  virtual void finish() = 0;  // closes time-weighted statistics at the end of the run
+};
+
+// The fabric the scenario's sim.fidelity names. Call during elaboration.
+std::unique_ptr<Fabric> make_fabric(const Scenario& s, const FabricOptions& o, TransferTracker& tracker);
+
+}  // namespace arbsim

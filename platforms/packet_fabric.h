@@ -1,0 +1,48 @@
+// The packet-level fabric: every site of the scenario as a SystemC module (a switch or I/O
+// hub as a Switch, a root complex as a RootComplex with its host DMA engines, its host
+// memory, a GPU or a registered device as an Endpoint), every walk direction as an egress
+// port bound to the receiver's target socket, and every crossbar's routes.
+#pragma once
+#include <memory>
+#include <vector>
+#include "models/pcie/fabric_node.h"
+#include "platforms/fabric.h"
+
+namespace arbsim {
+
+class PacketFabric : public Fabric {
+ public:
+  PacketFabric(const Scenario& s, const FabricOptions& o, TransferTracker& tracker);
+
+  CopyExecutor& engine(int id) override { return *engines_.at(id); }
+  void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override;
+  const EgressStats& link_stats(int dir) const override { return port(dir).stats(); }
+  int link_vcs(int dir) const override { return port(dir).config().vcs; }
+  std::optional<std::string> vc_arbiter(int dir) const override { return port(dir).vc_arbiter_name(); }
+  uint64_t tlp_hops() const override { return EgressPort::total_hops(); }
+  const std::vector<FidelityNote>& fidelity_notes() const override { return notes_; }
+  std::vector<std::string> waiting() const override;
+  void trace(sc_core::sc_trace_file* tf) override;
+  void finish() override;
+  // The module of site `i` (Scenario::sites), for tests and tools.
+  FabricNode& site(int i) { return *sites_.at(i); }
+
+ private:
+  std::vector<PortSpec> port_specs(int site) const;
+  void make_site(int i);
+  void make_crossbar(int i);
+  void make_endpoint(int i);
+  void bind(const LinkDir& d);
+  void collect_engines();
+  EgressPort& port(int dir) const;
+
+  const Scenario& s_;
+  FabricOptions options_;
+  TransferTracker& tracker_;
+  std::vector<std::unique_ptr<FabricNode>> owned_;  // in creation order
+  std::vector<FabricNode*> sites_;                 // [site]
+  std::vector<CopyExecutor*> engines_;             // [engine id]
+  std::vector<FidelityNote> notes_;                // none: the packet model represents every setting
+};
+
+}  // namespace arbsim

@@ -1,0 +1,137 @@
+#include "platforms/system.h"
+#include <algorithm>
+#include "models/host/priority_policy.h"
+#include "platforms/topology/batch_model.h"
+#include "testbenches/batch_app.h"
+#include "testbenches/copy_exec_app.h"
+#include "testbenches/stream_app.h"
+
+namespace arbsim {
+
+System::System(const Scenario& s) : s_(s) {
+  std::unique_ptr<TcPolicy> policy = make_policy();
+  options_.vc_arbiter = policy->vc_arbiter();
+  if (options_.vc_arbiter) options_.vc_arbiter->impl = s_.platform().arbiter_impl;
+  fabric_ = make_fabric(s_, options_, tracker_);
+  make_gpus();
+  make_driver(std::move(policy));
+  make_apps();
+}
+
+System::~System() = default;
+
+// The driver's policy (docs/host-policies.md): static keeps each app's TC; the others are
+// seed 000's (models/host/priority_policy.h).
+std::unique_ptr<TcPolicy> System::make_policy() const {
+  const DriverCfg& d = s_.config.driver;
+  PriorityMode mode = PriorityMode::RoundRobin;
+  switch (d.policy) {
+    case PolicyKind::Static: return std::make_unique<StaticTcPolicy>();
+    case PolicyKind::RoundRobin: mode = PriorityMode::RoundRobin; break;
+    case PolicyKind::SmallestFirst: mode = PriorityMode::SmallestFirst; break;
+    case PolicyKind::LargestFirst: mode = PriorityMode::LargestFirst; break;
+    case PolicyKind::DeadlineAware: mode = PriorityMode::DeadlineAware; break;
+  }
+  const double bw = d.bandwidth_GBps > 0 ? d.bandwidth_GBps : s_.first_gpu_link_write_GBps();
+  return std::make_unique<PriorityTcPolicy>(mode, s_.gpu_count(), bw, d.qos_check_ns, d.qos_margin_ns,
+                                            d.starvation_threshold);
+}
+
+void System::make_gpus() {
+  for (const int g : s_.topo.gpus) {
+    const std::string& name = s_.platform().nodes[g].name;
+    gpus_.push_back(std::make_unique<GpuCompute>((name + "_compute").c_str(), name));
+  }
+}
+
+// A GPU's host memory is its nearest root complex's (its socket); every socket of its
+// tree is reachable too (an app's `host`), with that root complex's engine for the GPU.
+void System::make_driver(std::unique_ptr<TcPolicy> policy) {
+  const Topology& t = s_.topo;
+  std::vector<GpuAttachment> att;
+  for (int k = 0; k < s_.gpu_count(); ++k) {
+    const int i = t.gpus[k];
+    const GpuParams& gp = s_.platform().nodes[i].gpu;
+    GpuAttachment a;
+    a.gpu = gpus_[k].get();
+    a.endpoint = t.endpoint_of_node[i];
+    for (int e = 0; e < gp.copy_engines; ++e) a.engines.push_back(&fabric_->engine(s_.gpu_engine(k, e)));
+    const int slot = host_dma_slot(t, i);
+    for (const int rc : t.rcs) {
+      const bool reachable = t.root_of[rc] == t.root_of[i];
+      a.hosts.push_back(reachable ? HostPath{t.endpoint_of_node[rc], &fabric_->engine(s_.host_engine(rc, slot))}
+                                  : HostPath{});
+      if (rc == t.host_of[i]) {
+        a.host_memory = a.hosts.back().memory;
+        a.host_dma = a.hosts.back().dma;
+      }
+    }
+    a.h2d_mode = gp.h2d_mode;
+    att.push_back(a);
+  }
+  driver_ = std::make_unique<Driver>("driver", std::move(att), std::move(policy), *this);
+}
+
+namespace {
+
+int ordinal_of(const Scenario& s, const std::string& gpu) {
+  return gpu.empty() ? -1 : s.topo.gpu_ordinal.at(node_index(s.platform(), gpu));
+}
+
+}  // namespace
+
+// Each app's module is "app_<name>"; its transfers carry flow id k + 1 (k: its config index).
+void System::make_apps() {
+  std::vector<BatchProgram> programs = batch_programs(s_);
+  for (std::size_t k = 0; k < s_.config.apps.size(); ++k) {
+    const AppCfg& a = s_.config.apps[k];
+    const std::string name = "app_" + a.name;
+    AppSetup setup{a.timing, ordinal_of(s_, a.gpu()), -1, -1, static_cast<uint32_t>(k + 1)};
+    if (const auto* c = std::get_if<CopyExecParams>(&a.params)) {
+      setup.host_rc = c->host_rc;
+      apps_.push_back(std::make_unique<CopyExecApp>(name.c_str(), setup, *c, *driver_));
+    } else if (const auto* st = std::get_if<StreamParams>(&a.params)) {
+      setup.host_rc = st->host_rc;
+      setup.peer = ordinal_of(s_, st->peer);
+      apps_.push_back(std::make_unique<StreamApp>(name.c_str(), setup, *st, *driver_, s_.config.sim.seed));
+    } else {
+      setup.gpu = programs[k].batches.front().front().gpu;
+      apps_.push_back(std::make_unique<BatchApp>(name.c_str(), setup, std::get<BatchParams>(a.params), *driver_,
+                                                 batch_runtime(), std::move(programs[k])));
+    }
+  }
+}
+
+// One batch run-time for the whole system: batches of every batch app run atomically in
+// issue order (seed 002 §3.2).
+BatchRuntime& System::batch_runtime() {
+  if (!batch_runtime_) batch_runtime_ = std::make_unique<BatchRuntime>("batch_runtime", *driver_, make_batch_model(s_));
+  return *batch_runtime_;
+}
+
+std::string System::stuck_report() const {
+  std::vector<std::string> parts = fabric_->waiting();
+  if (tracker_.open_transfers() > 0) parts.push_back(std::to_string(tracker_.open_transfers()) + " transfer(s) open");
+  for (std::size_t k = 0; k < apps_.size(); ++k)
+    if (!apps_[k]->finished()) parts.push_back("app '" + s_.config.apps[k].name + "' not finished");
+  std::string s;
+  for (std::size_t i = 0; i < parts.size() && i < 8; ++i) s += (i ? "; " : "") + parts[i];
+  if (parts.size() > 8) s += "; and " + std::to_string(parts.size() - 8) + " more";
+  return s;
+}
+
+bool System::apps_finished() const {
+  return std::all_of(apps_.begin(), apps_.end(), [](const auto& a) { return a->finished(); });
+}
+
+void System::trace(sc_core::sc_trace_file* tf) {
+  fabric_->trace(tf);
+  for (auto& g : gpus_) g->trace(tf);
+}
+
+void System::finish() {
+  fabric_->finish();
+  for (auto& g : gpus_) g->finish();
+}
+
+}  // namespace arbsim

@@ -1,0 +1,67 @@
+// A system elaborated from a scenario: the GPUs' compute engines, the fabric (packet or
+// flow fidelity, behind one interface: fabric.h), the host driver with its TC policy, the
+// traffic apps and, when batch apps run, the batch run-time. It is also what the driver's
+// policy programs the fabric through (FabricControl).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include "models/batch/batch_runtime.h"
+#include "models/common/transfer_tracker.h"
+#include "models/gpu/gpu_compute.h"
+#include "models/host/driver.h"
+#include "platforms/fabric.h"
+#include "platforms/topology/scenario.h"
+#include "testbenches/app.h"
+
+namespace arbsim {
+
+class System : public FabricControl {
+ public:
+  explicit System(const Scenario& s);
+  ~System() override;
+  void trace(sc_core::sc_trace_file* tf);
+  void finish();  // closes state and stall accounting at the end of simulation
+
+  const Scenario& scenario() const { return s_; }
+  const Config& config() const { return s_.config; }
+  Fabric& fabric() { return *fabric_; }
+  const Fabric& fabric() const { return *fabric_; }
+  // [GPU ordinal] compute engine and state.
+  const std::vector<std::unique_ptr<GpuCompute>>& gpus() const { return gpus_; }
+  // [app, as the config lists them]
+  const std::vector<std::unique_ptr<App>>& apps() const { return apps_; }
+  TransferTracker& tracker() { return tracker_; }
+  const TransferTracker& tracker() const { return tracker_; }
+  Driver& driver() { return *driver_; }
+  // The VC arbiter the driver's policy set at every egress port, if it sets one.
+  const std::optional<ArbiterSpec>& policy_vc_arbiter() const { return options_.vc_arbiter; }
+  bool apps_finished() const;
+  // When nothing can happen any more: what is unfinished and what it waits for ("" when
+  // everything is done), for the deadlock report.
+  std::string stuck_report() const;
+
+  // FabricControl (for the driver's TC policy)
+  void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override { fabric_->set_tc_map(vc8); }
+  uint64_t delivered_bytes(uint64_t transfer) const override { return tracker_.delivered(transfer); }
+  double now_ns() const override { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+
+ private:
+  std::unique_ptr<TcPolicy> make_policy() const;
+  void make_gpus();
+  void make_driver(std::unique_ptr<TcPolicy> policy);
+  void make_apps();
+  BatchRuntime& batch_runtime();
+
+  const Scenario s_;
+  TransferTracker tracker_;
+  FabricOptions options_;
+  std::unique_ptr<Fabric> fabric_;
+  std::vector<std::unique_ptr<GpuCompute>> gpus_;
+  std::unique_ptr<Driver> driver_;
+  std::unique_ptr<BatchRuntime> batch_runtime_;
+  std::vector<std::unique_ptr<App>> apps_;
+};
+
+}  // namespace arbsim

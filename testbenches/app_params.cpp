@@ -1,0 +1,17 @@
+#include "testbenches/app_params.h"
+
+namespace arbsim {
+
+const char* app_kind_name(const AppParams& p) {
+  if (std::holds_alternative<CopyExecParams>(p)) return "copy_exec";
+  if (std::holds_alternative<BatchParams>(p)) return "batch";
+  return std::get<StreamParams>(p).direction == CopyDir::P2P ? "peer" : "stream";
+}
+
+const std::string& app_gpu(const AppParams& p) {
+  if (const auto* c = std::get_if<CopyExecParams>(&p)) return c->gpu;
+  if (const auto* b = std::get_if<BatchParams>(&p)) return b->first_gpu();
+  return std::get<StreamParams>(p).gpu;
+}
+
+}  // namespace arbsim

@@ -1,0 +1,67 @@
+// What each kind of traffic app is configured with (docs/config.md, "Apps"): one struct per
+// kind, held in a std::variant by the config (platforms/config/config.h) and handed to the
+// app that kind names. Plain C++: the config floor reads these without SystemC.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+#include "models/batch/batch_predictor.h"
+#include "models/common/copy_command.h"
+
+namespace arbsim {
+
+// Keys every app has.
+struct AppTiming {
+  double start_ns = 0;
+  double duration_ns = 0;  // 0 = until its count is done
+  int tc = 0;
+  double deadline_ns = 0;  // per-transfer deadline (a QoS task), 0 = none
+};
+
+// copy_exec (seed 000 §1): copy in, run the kernel, optionally copy out; repeat.
+struct CopyExecParams {
+  std::string gpu, host;   // host: a root complex whose memory is used ("" = the GPU's own)
+  int host_rc = -1;        // its ordinal among root complexes; -1 = the GPU's nearest
+  uint64_t h2d_bytes = 0, d2h_bytes = 0;
+  double kernel_ns = 0;
+  int64_t iterations = 0;  // 0 = until duration_ns
+};
+
+// stream (to or from host memory) and peer (GPU to GPU, direction P2P).
+struct StreamParams {
+  std::string gpu, host, peer;
+  int host_rc = -1;
+  CopyDir direction = CopyDir::H2D;
+  bool uniform = false;    // sizes uniform in [size_min, size_max] (seeded), else `size`
+  uint64_t size = 0, size_min = 0, size_max = 0;
+  double rate_GBps = 0;    // 0 = back to back
+  int depth = 2;           // commands kept queued when back to back
+  int64_t count = 0;       // 0 = until duration_ns
+};
+
+// batch (seed 002): a program of batch operations, run `count` times.
+struct BatchStreamCfg {
+  std::string gpu, host, peer;       // peer: a GPU-to-GPU copy from `gpu` to `peer`
+  int host_rc = -1;                  // root-complex ordinal of `host`; -1 = the GPU's own
+  CopyDir direction = CopyDir::H2D;  // H2D, D2H, or P2P when `peer` is set
+  uint64_t bytes = 0;
+  double kernel_ns = 0;
+};
+struct BatchParams {
+  std::vector<std::vector<BatchStreamCfg>> batches;  // the app's distinct batch operations
+  std::vector<int> program;          // indices into `batches` in issue order, repeats unrolled
+  BatchMethod method = BatchMethod::Batch;
+  double period_ns = 0;              // 0 = the next run when one completes
+  int64_t count = 0;                 // 0 = until duration_ns
+  const std::string& first_gpu() const { return batches.front().front().gpu; }
+};
+
+using AppParams = std::variant<CopyExecParams, StreamParams, BatchParams>;
+
+// The kind's name as configs and results.json write it: copy_exec, stream, peer, batch.
+const char* app_kind_name(const AppParams& p);
+// The GPU an app runs on (a batch app: its first stream's).
+const std::string& app_gpu(const AppParams& p);
+
+}  // namespace arbsim

@@ -1,0 +1,24 @@
+#include "testbenches/copy_exec_app.h"
+
+namespace arbsim {
+
+void CopyExecApp::iterate() {
+  const bool enough = p_.iterations > 0 && static_cast<int64_t>(stats_.iterations) >= p_.iterations;
+  if (enough || past_deadline()) return finish();
+  copy(CopyDir::H2D, p_.h2d_bytes, [this] { after_copy_in(); });
+}
+
+void CopyExecApp::after_copy_in() {
+  driver_.gpu(setup_.gpu).run_kernel(ns(p_.kernel_ns), [this] {
+    if (p_.d2h_bytes > 0) copy(CopyDir::D2H, p_.d2h_bytes, [this] { end_iteration(); });
+    else end_iteration();
+  });
+}
+
+void CopyExecApp::end_iteration() {
+  ++stats_.iterations;
+  stats_.last_done = sc_core::sc_time_stamp();
+  iterate();
+}
+
+}  // namespace arbsim

@@ -88,13 +88,16 @@ endforeach()
 # About 150 generated files, each including systemc.h: precompile it once.
 target_precompile_headers(arbsim_rtl PRIVATE <systemc.h> <verilated.h> <verilated_vcd_c.h>)
 
-# Whole archive: nothing references the adapter, which registers itself.
-target_link_libraries(arbsim_sim PUBLIC "$<LINK_LIBRARY:WHOLE_ARCHIVE,arbsim_rtl>")
+# Whole archive: nothing references the adapter, which registers itself. Linked into this
+# tree's programs, not into arbsim_sim: the installed package has the C++ arbiters only.
+foreach(_program pcie-arbsim sim_tests fabric_bench)
+  target_link_libraries(${_program} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,arbsim_rtl>")
+endforeach()
 
 # ---- Tests ------------------------------------------------------------------------------
 file(GLOB COSIM_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/cosim/*.cpp)
 add_executable(cosim_tests ${COSIM_TESTS} ${PROJECT_SOURCE_DIR}/tests/sim/sc_main_stub.cpp)
-target_link_libraries(cosim_tests PRIVATE arbsim_run GTest::gtest_main)
+target_link_libraries(cosim_tests PRIVATE arbsim_run "$<LINK_LIBRARY:WHOLE_ARCHIVE,arbsim_rtl>" GTest::gtest_main)
 target_compile_definitions(cosim_tests PRIVATE
   ARBSIM_BIN="$<TARGET_FILE:pcie-arbsim>" ARBSIM_SRC="${PROJECT_SOURCE_DIR}")
 add_dependencies(cosim_tests pcie-arbsim)

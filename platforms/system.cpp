@@ -1,6 +1,7 @@
 #include "platforms/system.h"
 #include <algorithm>
 #include "models/host/priority_policy.h"
+#include "platforms/device_registry.h"
 #include "platforms/topology/batch_model.h"
 #include "testbenches/batch_app.h"
 #include "testbenches/copy_exec_app.h"
@@ -16,6 +17,7 @@ System::System(const Scenario& s) : s_(s) {
   make_gpus();
   make_driver(std::move(policy));
   make_apps();
+  make_devices();
 }
 
 System::~System() = default;
@@ -109,19 +111,36 @@ BatchRuntime& System::batch_runtime() {
   return *batch_runtime_;
 }
 
+// Each device's module is "<node>_device"; its transfers carry flow ids after the apps'.
+void System::make_devices() {
+  const Topology& t = s_.topo;
+  for (std::size_t i = 0; i < s_.platform().nodes.size(); ++i) {
+    const NodeCfg& n = s_.platform().nodes[i];
+    const DeviceMaker* make = n.is(NodeKind::Endpoint) ? find_device_maker(n.endpoint.type->name) : nullptr;
+    if (!make) continue;
+    DeviceContext ctx;
+    ctx.node = n.name;
+    for (int e = 0; e < n.endpoint.type->engines; ++e)
+      ctx.engines.push_back(&fabric_->engine(s_.device_engine(static_cast<int>(i), e)));
+    ctx.endpoint = t.endpoint_of_node[i];
+    ctx.host_memory = t.endpoint_of_node[t.host_of[i]];
+    ctx.flow_id = static_cast<uint32_t>(apps_.size() + devices_.size() + 1);
+    devices_.push_back((*make)((n.name + "_device").c_str(), n.endpoint, std::move(ctx)));
+    device_nodes_.push_back(static_cast<int>(i));
+  }
+}
+
 std::string System::stuck_report() const {
   std::vector<std::string> parts = fabric_->waiting();
   if (tracker_.open_transfers() > 0) parts.push_back(std::to_string(tracker_.open_transfers()) + " transfer(s) open");
   for (std::size_t k = 0; k < apps_.size(); ++k)
     if (!apps_[k]->finished()) parts.push_back("app '" + s_.config.apps[k].name + "' not finished");
+  for (const auto& d : devices_)
+    if (!d->finished()) parts.push_back("device '" + d->context().node + "' not finished");
   std::string s;
   for (std::size_t i = 0; i < parts.size() && i < 8; ++i) s += (i ? "; " : "") + parts[i];
   if (parts.size() > 8) s += "; and " + std::to_string(parts.size() - 8) + " more";
   return s;
-}
-
-bool System::apps_finished() const {
-  return std::all_of(apps_.begin(), apps_.end(), [](const auto& a) { return a->finished(); });
 }
 
 void System::trace(sc_core::sc_trace_file* tf) {

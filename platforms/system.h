@@ -1,6 +1,7 @@
 // A system elaborated from a scenario: the GPUs' compute engines, the fabric (packet or
 // flow fidelity, behind one interface: fabric.h), the host driver with its TC policy, the
-// traffic apps and, when batch apps run, the batch run-time. It is also what the driver's
+// traffic apps, the devices of registered endpoint types (NICs, NVMe drives, a user's:
+// device_registry.h) and, when batch apps run, the batch run-time. It is also what the driver's
 // policy programs the fabric through (FabricControl).
 #pragma once
 #include <memory>
@@ -9,6 +10,7 @@
 #include <vector>
 #include "models/batch/batch_runtime.h"
 #include "models/common/transfer_tracker.h"
+#include "models/devices/device.h"
 #include "models/gpu/gpu_compute.h"
 #include "models/host/driver.h"
 #include "platforms/fabric.h"
@@ -32,12 +34,14 @@ class System : public FabricControl {
   const std::vector<std::unique_ptr<GpuCompute>>& gpus() const { return gpus_; }
   // [app, as the config lists them]
   const std::vector<std::unique_ptr<App>>& apps() const { return apps_; }
+  // Devices attached to endpoint nodes, with their config nodes (in node order).
+  const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
+  const std::vector<int>& device_nodes() const { return device_nodes_; }
   TransferTracker& tracker() { return tracker_; }
   const TransferTracker& tracker() const { return tracker_; }
   Driver& driver() { return *driver_; }
   // The VC arbiter the driver's policy set at every egress port, if it sets one.
   const std::optional<ArbiterSpec>& policy_vc_arbiter() const { return options_.vc_arbiter; }
-  bool apps_finished() const;
   // When nothing can happen any more: what is unfinished and what it waits for ("" when
   // everything is done), for the deadlock report.
   std::string stuck_report() const;
@@ -52,6 +56,7 @@ class System : public FabricControl {
   void make_gpus();
   void make_driver(std::unique_ptr<TcPolicy> policy);
   void make_apps();
+  void make_devices();
   BatchRuntime& batch_runtime();
 
   const Scenario s_;
@@ -62,6 +67,8 @@ class System : public FabricControl {
   std::unique_ptr<Driver> driver_;
   std::unique_ptr<BatchRuntime> batch_runtime_;
   std::vector<std::unique_ptr<App>> apps_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<int> device_nodes_;
 };
 
 }  // namespace arbsim

@@ -124,6 +124,22 @@ ordered_json run_checks_json(const System& p, const sc_core::sc_time& end) {
           {"oldest_tlp_in_flight_ns", waiting_ns}, {"tlp_age_exceeded", oldest > limit}};
 }
 
+// A device's figures: bytes each way, operations and their latencies (docs/results.md).
+ordered_json device_json(const Device& d, const NodeCfg& n) {
+  const DeviceStats& s = d.stats();
+  const double active_ns = s.issued_any ? (s.last_done - s.first_issue).to_seconds() * 1e9 : 0;
+  const uint64_t bytes = s.bytes_to_host + s.bytes_from_host;
+  return {{"name", n.name},
+          {"type", n.type_name()},
+          {"bytes_to_host", s.bytes_to_host},
+          {"bytes_from_host", s.bytes_from_host},
+          {"operations", s.operations},
+          {"throughput_gbps", active_ns > 0 ? r3(static_cast<double>(bytes) * 8.0 / active_ns) : 0.0},
+          {"p50_ns", r3(percentile(s.latencies_ns, 0.50))},
+          {"p99_ns", r3(percentile(s.latencies_ns, 0.99))},
+          {"finished", d.finished()}};
+}
+
 }  // namespace
 
 double percentile(std::vector<double> v, double q) {
@@ -138,6 +154,7 @@ ordered_json collect_results(const System& p, const sc_core::sc_time& end) {
   sc_core::sc_time makespan;
   for (const auto& a : p.apps()) makespan = std::max(makespan, a->stats().last_done);
   for (const auto& g : p.gpus()) makespan = std::max(makespan, g->last_activity());
+  for (const auto& d : p.devices()) makespan = std::max(makespan, d->stats().last_done);
   ordered_json j;
   j["schema"] = "pcie-arbsim.results/1";
   j["config_hash"] = config_hash(p.config());
@@ -170,6 +187,11 @@ ordered_json collect_results(const System& p, const sc_core::sc_time& end) {
                          {"idle_ns", r3(g->state_ns(GpuState::Idle))},
                          {"copy_any_ns", r3(g->copy_any_ns())},
                          {"kernels", g->kernels_run()}});
+  if (!p.devices().empty()) {  // only platforms with devices have the key
+    j["devices"] = ordered_json::array();
+    for (std::size_t k = 0; k < p.devices().size(); ++k)
+      j["devices"].push_back(device_json(*p.devices()[k], p.config().platform.nodes[p.device_nodes()[k]]));
+  }
   j["links"] = ordered_json::array();
   j["arbiters"] = ordered_json::array();
   const Fabric& f = p.fabric();

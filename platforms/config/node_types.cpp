@@ -1,13 +1,51 @@
 #include "platforms/config/node_types.h"
 #include <memory>
 #include <stdexcept>
+#include "models/devices/device_params.h"
+#include "platforms/config/reader.h"
 
 namespace arbsim {
 
 namespace {
 
+// The NIC and NVMe rows: their keys, defaults from the models' Params (device_params.h).
+EndpointType nic_type() {
+  const NicParams d;
+  return {"nic",
+          "a network adapter: rx DMA writes and tx DMA reads of host memory at its line rate (models/devices/nic.h)",
+          {{"line_rate", KeyKind::Rate, d.line_rate_GBps, 1e-3, 1e3, {}, "per direction, e.g. 200Gb/s or 400Gb/s"},
+           {"message_bytes", KeyKind::Bytes, static_cast<double>(d.message_bytes), 64, 1 << 30, {}, "one DMA per packet"},
+           {"direction", KeyKind::Choice, static_cast<double>(d.direction), 0, 0, {"both", "rx", "tx"},
+            "rx: network -> host memory; tx: host memory -> network"},
+           {"load", KeyKind::Number, d.load, 1e-3, 1, {}, "offered fraction of the line rate"},
+           {"messages", KeyKind::Count, static_cast<double>(d.messages), 0, 1e9, {}, "per direction, then it stops"},
+           {"start_ns", KeyKind::Time, d.start_ns, 0, kMaxTimeNs, {}, "first packet"},
+           {"tc", KeyKind::Count, static_cast<double>(d.tc), 0, 7, {}, "traffic class of its DMAs"}},
+          NicParams::kEngines};
+}
+
+EndpointType nvme_type() {
+  const NvmeParams d;
+  return {"nvme",
+          "an NVMe drive: queue_depth I/Os in flight, each a flash access and a DMA at the drive's bandwidth "
+          "(models/devices/nvme.h)",
+          {{"bandwidth", KeyKind::Rate, d.bandwidth_GBps, 1e-3, 1e3, {}, "the drive's own data rate"},
+           {"queue_depth", KeyKind::Count, static_cast<double>(d.queue_depth), 1, 65535, {}, "I/Os in flight"},
+           {"io_bytes", KeyKind::Bytes, static_cast<double>(d.io_bytes), 512, 1 << 30, {}, "bytes per I/O"},
+           {"read_fraction", KeyKind::Number, d.read_fraction, 0, 1, {}, "share of reads (drive -> host memory)"},
+           {"access_latency_ns", KeyKind::Time, d.access_latency_ns, 0, kMaxLatencyNs, {}, "flash read or program"},
+           {"ios", KeyKind::Count, static_cast<double>(d.ios), 0, 1e9, {}, "I/Os in all"},
+           {"start_ns", KeyKind::Time, d.start_ns, 0, kMaxTimeNs, {}, "first I/O"},
+           {"tc", KeyKind::Count, static_cast<double>(d.tc), 0, 7, {}, "traffic class of its DMAs"}},
+          NvmeParams::kEngines};
+}
+
 std::map<std::string, std::unique_ptr<EndpointType>>& registry() {
-  static std::map<std::string, std::unique_ptr<EndpointType>> r;
+  static std::map<std::string, std::unique_ptr<EndpointType>> r = [] {
+    std::map<std::string, std::unique_ptr<EndpointType>> m;
+    for (const EndpointType& t : {nic_type(), nvme_type()}) m[t.name] = std::make_unique<EndpointType>(t);
+    return m;
+  }();
   return r;
 }
 
@@ -18,10 +56,13 @@ bool builtin(const std::string& name) {
 }  // namespace
 
 void register_endpoint_type(const EndpointType& t) {
-  if (t.name.empty() || builtin(t.name) || registry().count(t.name))
-    throw std::invalid_argument("register_endpoint_type: the name '" + t.name + "' is taken or empty");
+  if (!valid_name(t.name) || builtin(t.name) || registry().count(t.name))
+    throw std::invalid_argument("register_endpoint_type: the name '" + t.name + "' is taken or not a valid name");
   if (t.engines < 0 || t.engines > 64)
     throw std::invalid_argument("register_endpoint_type: " + t.name + ": engines must be in 0..64");
+  for (const EndpointKey& k : t.keys)
+    if (!valid_name(k.name) || k.name == "name" || k.name == "type" || k.name == "arbitration")
+      throw std::invalid_argument("register_endpoint_type: " + t.name + ": key '" + k.name + "' is reserved or not valid");
   registry()[t.name] = std::make_unique<EndpointType>(t);
 }
 

@@ -61,11 +61,14 @@ void check_nodes(const PlatformCfg& pf, const Topology& t) {
     if (clash >= 0)
       pf.nodes[clash].origin.fail("name", "name '" + n.name + "_memory' is reserved for the host memory of root "
                                           "complex '" + n.name + "'");
-    // A GPU's compute engine is one too, "<name>_compute" (platforms/system.h).
-    const int compute = n.is(NodeKind::Gpu) ? node_index(pf, n.name + "_compute") : -1;
-    if (compute >= 0)
-      pf.nodes[compute].origin.fail("name", "name '" + n.name + "_compute' is reserved for the compute engine of "
-                                            "GPU '" + n.name + "'");
+    // A GPU's compute engine is one too, "<name>_compute", and a device's behaviour
+    // "<name>_device" (platforms/system.h).
+    const char* suffix = n.is(NodeKind::Gpu) ? "_compute" : n.is(NodeKind::Endpoint) ? "_device" : nullptr;
+    const int taken = suffix ? node_index(pf, n.name + suffix) : -1;
+    if (taken >= 0)
+      pf.nodes[taken].origin.fail("name", "name '" + n.name + suffix + "' is reserved for the " +
+                                              (n.is(NodeKind::Gpu) ? "compute engine" : "device") + " of " +
+                                              n.type_name() + " '" + n.name + "'");
     if (!n.is(NodeKind::RootComplex) && t.parent[i] < 0)
       n.origin.fail("name", "'" + n.name + "' has no upstream link to a root complex");
     if (is_leaf(n) && t.ports[i].size() != 1)

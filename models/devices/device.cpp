@@ -1,0 +1,29 @@
+#include "models/devices/device.h"
+
+namespace arbsim {
+
+Device::Device(sc_core::sc_module_name name, DeviceContext ctx) : sc_core::sc_module(name), ctx_(std::move(ctx)) {}
+
+void Device::dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_GBps, std::function<void()> done) {
+  CopyCommand c;
+  c.kind = to_host ? CopyKind::Write : CopyKind::Read;
+  c.bytes = bytes;
+  c.tc = static_cast<uint8_t>(tc);
+  c.remote = ctx_.host_memory;
+  c.flow_id = ctx_.flow_id;
+  c.rate_GBps = rate_GBps;
+  c.on_done = std::move(done);
+  ctx_.engines.at(static_cast<std::size_t>(engine))->submit(std::move(c));
+}
+
+void Device::record(uint64_t bytes, bool to_host, const sc_core::sc_time& issued) {
+  (to_host ? stats_.bytes_to_host : stats_.bytes_from_host) += bytes;
+  ++stats_.operations;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  stats_.latencies_ns.push_back((now - issued).to_seconds() * 1e9);
+  if (!stats_.issued_any || issued < stats_.first_issue) stats_.first_issue = issued;
+  stats_.issued_any = true;
+  stats_.last_done = now;
+}
+
+}  // namespace arbsim

@@ -1,0 +1,51 @@
+// The base of an endpoint device's behaviour (a NIC, an NVMe drive, or a user's own module):
+// a SystemC module that moves data through the DMA engines of its endpoint. The engines are
+// CopyExecutors, so a device runs unchanged in both fidelities: the packet fabric's endpoint
+// turns its copies into TLPs, the flow fabric into flows. The platform attaches a device to
+// every node of a registered type (platforms/device_registry.h, docs/api.md).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+#include <systemc>
+#include "models/common/copy_executor.h"
+#include "models/common/progress_guard.h"
+
+namespace arbsim {
+
+// What a device is given: its endpoint's engines and where its host memory is.
+struct DeviceContext {
+  std::string node;                   // its node's name
+  std::vector<CopyExecutor*> engines; // its endpoint's DMA engines
+  int endpoint = -1;                  // its own endpoint index (as a completer)
+  int host_memory = -1;               // endpoint index of its socket's host memory
+  uint32_t flow_id = 0;               // tags its transfers (ordering checks)
+};
+
+struct DeviceStats {
+  uint64_t bytes_to_host = 0, bytes_from_host = 0, operations = 0;
+  std::vector<double> latencies_ns;   // per operation: issued -> data delivered (or I/O done)
+  sc_core::sc_time first_issue, last_done;
+  bool issued_any = false;
+};
+
+class Device : public sc_core::sc_module {
+ public:
+  Device(sc_core::sc_module_name name, DeviceContext ctx);
+  const DeviceStats& stats() const { return stats_; }
+  const DeviceContext& context() const { return ctx_; }
+  // Done with all it was configured to do (the run may end without it: time_ns).
+  virtual bool finished() const = 0;
+
+ protected:
+  // One DMA through engine `engine`: to host memory (a write) or from it (a read); `done`
+  // when its last byte is delivered. Counts bytes and the operation's latency from `issued`.
+  void dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_GBps, std::function<void()> done);
+  void record(uint64_t bytes, bool to_host, const sc_core::sc_time& issued);
+
+  const DeviceContext ctx_;
+  DeviceStats stats_;
+};
+
+}  // namespace arbsim

@@ -1,0 +1,45 @@
+#include "models/devices/nic.h"
+
+namespace arbsim {
+
+namespace {
+
+sc_core::sc_time ps(double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(ns * 1000.0 + 0.5)); }
+
+}  // namespace
+
+Nic::Nic(sc_core::sc_module_name name, const NicParams& p, DeviceContext ctx)
+    : Device(name, std::move(ctx)),
+      p_(p),
+      interval_(ps(static_cast<double>(p.message_bytes) / (p.line_rate_GBps * p.load))) {
+  rx_.on = p.direction != NicParams::Direction::Tx;
+  tx_.to_host = false;
+  tx_.engine = 1;
+  tx_.on = p.direction != NicParams::Direction::Rx;
+  SC_METHOD(rx_tick);
+  sensitive << rx_.tick;
+  dont_initialize();
+  SC_METHOD(tx_tick);
+  sensitive << tx_.tick;
+  dont_initialize();
+  if (rx_.on && p.messages > 0) rx_.tick.notify(ps(p.start_ns));
+  if (tx_.on && p.messages > 0) tx_.tick.notify(ps(p.start_ns));
+}
+
+// One packet arrives (rx) or is due to leave (tx): its DMA is submitted now, the next
+// packet follows one interval later.
+void Nic::arrive(Lane& l) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  ++l.issued;
+  dma(l.engine, l.to_host, p_.message_bytes, p_.tc, 0, [this, &l, now] {
+    ++l.done;
+    record(p_.message_bytes, l.to_host, now);
+  });
+  if (l.issued < p_.messages) l.tick.notify(interval_);
+}
+
+bool Nic::finished() const {
+  return (!rx_.on || rx_.done >= p_.messages) && (!tx_.on || tx_.done >= p_.messages);
+}
+
+}  // namespace arbsim

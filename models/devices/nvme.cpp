@@ -1,0 +1,63 @@
+#include "models/devices/nvme.h"
+#include <cmath>
+
+namespace arbsim {
+
+namespace {
+
+sc_core::sc_time ps(double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(ns * 1000.0 + 0.5)); }
+
+}  // namespace
+
+NvmeDrive::NvmeDrive(sc_core::sc_module_name name, const NvmeParams& p, DeviceContext ctx)
+    : Device(name, std::move(ctx)), p_(p), access_(ps(p.access_latency_ns)) {
+  SC_METHOD(on_timer);
+  sensitive << timer_event_;
+  dont_initialize();
+  if (p.ios > 0) after(ps(p.start_ns), [this] { refill(); });
+}
+
+// Reads and writes spread evenly: I/O k is a read when the running count of reads,
+// floor(k x read_fraction), steps up at k + 1.
+bool NvmeDrive::is_read(int64_t io) const {
+  return std::floor(static_cast<double>(io + 1) * p_.read_fraction) > std::floor(static_cast<double>(io) * p_.read_fraction);
+}
+
+void NvmeDrive::refill() {
+  while (in_flight_ < p_.queue_depth && issued_ < p_.ios) start(issued_++);
+}
+
+void NvmeDrive::start(int64_t io) {
+  ++in_flight_;
+  const sc_core::sc_time issued = sc_core::sc_time_stamp();
+  auto complete = [this, issued](bool read) {
+    record(p_.io_bytes, read, issued);
+    ++done_;
+    --in_flight_;
+    refill();
+  };
+  if (is_read(io)) {
+    after(access_, [this, complete] { dma(0, true, p_.io_bytes, p_.tc, p_.bandwidth_GBps, [complete] { complete(true); }); });
+  } else {
+    dma(0, false, p_.io_bytes, p_.tc, p_.bandwidth_GBps, [this, complete] { after(access_, [complete] { complete(false); }); });
+  }
+}
+
+void NvmeDrive::after(const sc_core::sc_time& delay, std::function<void()> f) {
+  const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
+  const bool earliest = timers_.empty() || due < timers_.begin()->first;
+  timers_.emplace(due, std::move(f));
+  if (earliest) timer_event_.notify(delay);
+}
+
+void NvmeDrive::on_timer() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  while (!timers_.empty() && timers_.begin()->first <= now) {
+    std::function<void()> f = std::move(timers_.begin()->second);
+    timers_.erase(timers_.begin());
+    f();
+  }
+  if (!timers_.empty()) timer_event_.notify(timers_.begin()->first - now);
+}
+
+}  // namespace arbsim

@@ -3,6 +3,7 @@
 // "error:" line on stderr with the exit code of apps/cli.h, never as an uncaught exception.
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -10,6 +11,8 @@
 #include <boost/program_options.hpp>
 #include "apps/cli/cli.h"
 #include "apps/cli/sweep.h"
+#include "models/pcie/arbiters/catalogue.h"
+#include "platforms/config/node_types.h"
 #include "platforms/config/reader.h"
 #include "apps/run/version.h"
 
@@ -26,6 +29,23 @@ const char* kUsage =
     "  sweep SPEC       run every point of SPEC (docs/sweeps.md) as parallel processes; DIR/summary.csv\n"
     "  --version        the simulator's version and build type\n"
     "Exit codes: 0 ok, 1 model error, 2 bad input, 3 outputs could not be written. Config format: docs/config.md.\n";
+
+// What a config can name, read from the catalogues themselves so --help cannot go stale:
+// arbiter types (models/pcie/arbiters/catalogue.h) and endpoint node types with their keys
+// (platforms/config/node_types.h, including types a linked-in library registered).
+std::string catalogue_help() {
+  std::string s = "Arbiter types (arbitration.type):\n";
+  for (const ArbiterType* t : arbiter_catalogue())
+    s += std::string("  ") + t->name + std::string(10 - std::min<std::size_t>(9, std::strlen(t->name)), ' ') +
+         t->description + "\n";
+  s += "Node types: root_complex, io_hub, switch, gpu (built in)";
+  for (const std::string& n : endpoint_type_names()) {
+    const EndpointType* t = find_endpoint_type(n);
+    s += "\n  " + n + ": " + t->description + "\n    keys:";
+    for (const EndpointKey& k : t->keys) s += " " + k.name;
+  }
+  return s + "\n";
+}
 
 struct Command {
   const char* usage;      // first line of its --help
@@ -150,7 +170,7 @@ int parse_and_run(int argc, char** argv) {
     return kExitOk;
   }
   if (first == "--help" || first == "-h") {
-    std::cout << kUsage;
+    std::cout << kUsage << catalogue_help();
     return kExitOk;
   }
   if (first.empty()) {

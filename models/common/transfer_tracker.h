@@ -1,6 +1,6 @@
 // Tracks every transfer from its first injected byte to its last delivered byte, so the
 // model can prove each byte is delivered exactly once and posted writes of one transfer
-// (one TC, so one VC on every link) arrive in order (PCIe ordering rule A2a, pcie-facts §4).
+// (one TC, so one VC on every link) arrive in order (PCIe ordering rule A2a, docs/pcie-reference.md §4).
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -2,7 +2,7 @@
 // with their defaults (the one place each is written: the config's node types
 // (platforms/config/node_types.cpp) read them). Plain C++.
 //
-// Figures, docs/pcie-reference.md §6: a 200 Gb/s NIC (ConnectX-6/7 class) moves 25 GB/s per
+// Figures, docs/pcie-reference.md §8: a 200 Gb/s NIC (ConnectX-6/7 class) moves 25 GB/s per
 // direction; a Gen4 x4 NVMe drive about 7 GB/s sequential, with flash access latencies of
 // tens of microseconds per I/O.
 #pragma once

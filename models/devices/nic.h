@@ -1,4 +1,4 @@
-// A NIC on a PCIe switch (a GPU server's network adapter, docs/pcie-reference.md §6): packets
+// A NIC on a PCIe switch (a GPU server's network adapter, docs/pcie-reference.md §8): packets
 // arrive from the network (rx) and are sent to it (tx) at the line rate, each one DMA of
 // `message_bytes` - rx writes host memory (MWr, engine 0), tx reads it (MRd and CplD,
 // engine 1). Arrivals do not wait for PCIe: when the fabric is slower than the line, DMAs

@@ -1,4 +1,4 @@
-// An NVMe drive on a PCIe switch (docs/pcie-reference.md §6): `queue_depth` I/Os in flight,
+// An NVMe drive on a PCIe switch (docs/pcie-reference.md §8): `queue_depth` I/Os in flight,
 // `ios` in all. A read I/O waits the flash access latency, then writes its data to host
 // memory; a write I/O reads its data from host memory, then waits the flash program
 // latency. Data moves through the drive's one DMA engine no faster than its bandwidth, so

@@ -13,7 +13,7 @@ int idx(TlpType t) { return static_cast<int>(t); }
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 // The data TLP's payload: MPS for a write; for a read a CplD of the completion size, or
-// the whole request when MRRS is the smaller (pcie-facts §3, completion splitting).
+// the whole request when MRRS is the smaller (docs/pcie-reference.md §3, completion splitting).
 uint32_t data_tlp_bytes(const FabricParams& p, bool read) {
   return static_cast<uint32_t>(read ? std::min(p.completion_bytes, p.mrrs) : p.mps);
 }
@@ -24,7 +24,7 @@ double slowest_serialization_ns(const Network& n, const std::vector<int>& path, 
   return s;
 }
 
-// A read engine keeps at most `tags` requests of MRRS bytes outstanding (pcie-facts §3,
+// A read engine keeps at most `tags` requests of MRRS bytes outstanding (docs/pcie-reference.md §3,
 // "Tags"), so by Little's law it moves at most tags x MRRS per round trip of one request:
 // the MRd's transit, the completer's latency and the request's CplDs back to back.
 double tag_window_cap(const Network& n, const FabricParams& p, const TransferSpec& t, const TransferPlan& plan,

@@ -1,5 +1,5 @@
 // Flow-control credits of one link direction, kept by the transmitter (PCIe Base Spec
-// §2.6.1; pcie-facts.md §3): per VC and per class (P, NP, Cpl) a header and a data count.
+// §2.6.1; docs/pcie-reference.md §3): per VC and per class (P, NP, Cpl) a header and a data count.
 // One header credit per TLP, ceil(payload/16) data credits. A limit < 0 means infinite
 // (advertised as 0 in InitFC). Plain C++: no SystemC.
 #pragma once

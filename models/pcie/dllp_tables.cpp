@@ -4,7 +4,7 @@
 // which reproduces PCIe Base Specification rev 5.0 Tables 3-7/3-8/3-9 (Ack latency limits) and
 // Tables 2-46/2-47/2-48 (UpdateFC guidelines) as transcribed by the pcie-bench pcie-model
 // (`model/pcie.py`, dicts `Ack_Limits` and `FC_Guide`). Gen4 and Gen5 repeat Gen3, as in the JSON
-// and in pcie-model. See pcie-facts.md §2.2. If the JSON changes, change these rows to match;
+// and in pcie-model. See docs/pcie-reference.md §2. If the JSON changes, change these rows to match;
 // the static_asserts below catch the published spot values going astray.
 //
 // The two tables are the same except for these entries, kept as the JSON/pcie-model have them
@@ -106,7 +106,7 @@ constexpr int kFcGuide[kDllpGens][kDllpWidths][kDllpMpsSizes] = {
     },
 };
 
-// Spot checks against pcie-facts.md §2.2 (Gen3 x16: 144/168/182/630; Gen3 x8: 163/203/182;
+// Spot checks against docs/pcie-reference.md §2 (Gen3 x16: 144/168/182/630; Gen3 x8: 163/203/182;
 // Gen1 x1 MPS128: 237), so a bad regeneration fails to compile.
 static_assert(kAckLimits[2][4][0] == 144 && kAckLimits[2][4][1] == 168, "Gen3 x16 Ack");
 static_assert(kAckLimits[2][4][2] == 182 && kAckLimits[2][4][5] == 630, "Gen3 x16 Ack");

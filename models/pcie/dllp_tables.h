@@ -1,5 +1,5 @@
 // Ack latency limits and UpdateFC guidelines (PCIe Base Spec rev 5.0, in symbol times) as the
-// pcie-bench model tabulates them: the inputs to its DLLP overhead term (pcie-facts.md §2.2-2.3).
+// pcie-bench model tabulates them: the inputs to its DLLP overhead term (docs/pcie-reference.md §2-2.3).
 // The data lives in dllp_tables.cpp, transcribed from ../shared/reference/pcie-dllp-limits.json.
 #pragma once
 

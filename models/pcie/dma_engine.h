@@ -1,7 +1,7 @@
 // A DMA (copy) engine: executes copy commands in order, one at a time, turning each into
 // TLPs on demand (its output queue is kept DmaParams::queue_depth deep, so a 1 GiB copy
 // does not materialise 4 M TLPs). Reads are MRd requests of at most MRRS bytes, limited by
-// the engine's tags (pcie-facts.md §3, "Tags"); writes are MWr of at most MPS bytes.
+// the engine's tags (docs/pcie-reference.md §3, "Tags"); writes are MWr of at most MPS bytes.
 // The next command starts as soon as the current one has issued its last request.
 #pragma once
 #include <cstdint>

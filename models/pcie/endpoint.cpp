@@ -103,7 +103,7 @@ void Endpoint::complete() {
 }
 
 // Splits a read into CplDs: the first ends on a completion-size boundary, the rest are
-// full-size (pcie-facts.md §3, "Completion splitting rules").
+// full-size (docs/pcie-reference.md §3, "Completion splitting rules").
 void Endpoint::emit_completions(Tlp* mrd) {
   const TlpExtension& r = mrd->x();
   const bool was_empty = completer_queue_.empty();

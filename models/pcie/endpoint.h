@@ -1,7 +1,7 @@
 // An endpoint with one port: a GPU, or a root complex's host memory. It consumes what
 // arrives (MWr data lands in memory, CplD returns to the DMA engine that owns the tag),
 // completes reads as a completer (after a fixed latency, CplDs of `completion_bytes`
-// aligned to that boundary: RCB or MPS, pcie-facts.md §3), and hosts DMA engines.
+// aligned to that boundary: RCB or MPS, docs/pcie-reference.md §3), and hosts DMA engines.
 // Its egress port arbitrates among the completer (slot 0) and the engines (slots 1..n).
 #pragma once
 #include <deque>

@@ -1,6 +1,6 @@
 // PCIe link timing: rates, per-TLP overhead, DLLP/SKP overhead and the pcie-bench efficiency
 // model. Every formula follows pcie-bench's pcie-model (`model/pcie.py`, `model/mem_bw.py`) as
-// written out in ../shared/reference/pcie-facts.md §1-2, so that PcieBench mode reproduces the
+// written out in docs/pcie-reference.md §1-2, so that PcieBench mode reproduces the
 // published pcie-bench tables (§2.3). Units: Gb/s = 1e9 bit/s; sizes in bytes. See docs/link-model.md.
 #include "models/pcie/link_timing.h"
 
@@ -13,13 +13,13 @@
 namespace arbsim {
 namespace {
 
-// DLLP (Ack, UpdateFC) on the wire: 4 B content + 2 B CRC16 + 2 B framing (pcie-facts §2.2).
+// DLLP (Ack, UpdateFC) on the wire: 4 B content + 2 B CRC16 + 2 B framing (docs/pcie-reference.md §2).
 constexpr double kDllpBytes = 8.0;
 // SKP ordered sets: pcie-model charges 4 B per 1538 symbols for every generation (§1).
 constexpr double kSkpBytes = 4.0;
 constexpr double kSkpIntervalSymbols = 1538.0;
 
-// Per-TLP non-payload bytes, split the way pcie-model splits them (pcie-facts §2.1):
+// Per-TLP non-payload bytes, split the way pcie-model splits them (docs/pcie-reference.md §2):
 // framing + sequence number + LCRC, the common first header DW, the rest of the header.
 constexpr int kFramingSeqLcrcBytes = 8;  // pcie-model DLLP_Hdr
 constexpr int kCommonHdrBytes = 4;       // TLP_Hdr
@@ -28,7 +28,7 @@ constexpr int kAddr64HdrRestBytes = 12;  // TLP_MWr_64_Hdr / TLP_MRd_64_Hdr: 4-D
 constexpr int kCplHdrRestBytes = 8;      // TLP_Cpl_Hdr / TLP_CplD_Hdr: completions are 3 DW
 constexpr int kEcrcBytes = 4;            // TLP_Dig
 
-// Smallest completion chunk we accept: the smallest RCB (pcie-facts §3, MPS/MRRS/RCB).
+// Smallest completion chunk we accept: the smallest RCB (docs/pcie-reference.md §3, MPS/MRRS/RCB).
 constexpr int kMinCplBytes = 64;
 
 void require(bool ok, const std::string& what) {
@@ -54,7 +54,7 @@ void check_params(const PcieLinkParams& p) {
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-// Fraction of the raw rate spent on Ack + UpdateFC DLLPs and SKP ordered sets (pcie-facts §2.2).
+// Fraction of the raw rate spent on Ack + UpdateFC DLLPs and SKP ordered sets (docs/pcie-reference.md §2).
 // pcie-model reads the symbol-time table values as bytes; LaneScaled multiplies them by the width
 // because one symbol time carries `width` bytes on an xN link.
 double dllp_skp_overhead(const PcieLinkParams& p) {
@@ -68,13 +68,13 @@ double dllp_skp_overhead(const PcieLinkParams& p) {
 
 double gts_per_lane(int gen) {
   check_gen(gen);
-  constexpr double kGts[] = {2.5, 5.0, 8.0, 16.0, 32.0};  // pcie-facts §1
+  constexpr double kGts[] = {2.5, 5.0, 8.0, 16.0, 32.0};  // docs/pcie-reference.md §1
   return kGts[gen - 1];
 }
 
 double encoding_efficiency(int gen) {
   check_gen(gen);
-  return gen <= 2 ? 8.0 / 10.0 : 128.0 / 130.0;  // 8b/10b, then 128b/130b (pcie-facts §1)
+  return gen <= 2 ? 8.0 / 10.0 : 128.0 / 130.0;  // 8b/10b, then 128b/130b (docs/pcie-reference.md §1)
 }
 
 double raw_gbps(int gen, int width) {
@@ -123,7 +123,7 @@ double pciebench_read_gbps(const PcieLinkParams& p, uint64_t size, int mrrs, int
   require(size > 0, "DMA size must be > 0");
   require(valid_payload_size(mrrs),
           "MRRS must be 128..4096, power of two: " + std::to_string(mrrs));
-  // A CplD never carries more than MPS (pcie-facts §3); chunks below the 64-B RCB are not modelled.
+  // A CplD never carries more than MPS (docs/pcie-reference.md §3); chunks below the 64-B RCB are not modelled.
   require(power_of_two(cpl_bytes) && cpl_bytes >= kMinCplBytes && cpl_bytes <= p.mps,
           "completion size must be a power of two in 64..MPS: " + std::to_string(cpl_bytes));
   const uint64_t n_req = ceil_div(size, static_cast<uint64_t>(mrrs));
@@ -156,7 +156,7 @@ bool parse_dllp_model(const std::string& s, DllpModel* out) {
 
 bool valid_gen(int gen) { return gen >= 1 && gen <= kDllpGens; }
 
-// Only the widths the Ack/UpdateFC tables have a row for (no x12: pcie-facts §2.2).
+// Only the widths the Ack/UpdateFC tables have a row for (no x12: docs/pcie-reference.md §2).
 bool valid_width(int width) { return dllp_width_index(width) >= 0; }
 
 bool valid_payload_size(int bytes) { return bytes >= 128 && bytes <= 4096 && power_of_two(bytes); }

@@ -1,6 +1,6 @@
 // PCIe link timing: rates per generation and width, per-TLP overhead, DLLP/SKP overhead,
 // and the pcie-bench (Neugebauer et al., SIGCOMM 2018) efficiency model.
-// Plain C++, no SystemC. Formulas: ../shared/reference/pcie-facts.md §1-2; see docs/link-model.md.
+// Plain C++, no SystemC. Formulas: docs/pcie-reference.md §1-2; see docs/link-model.md.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -10,7 +10,7 @@ namespace arbsim {
 
 // How DLLP (ACK, UpdateFC) overhead is charged.
 enum class DllpModel {
-  PcieBench,   // pcie-model: 8 B per Ack_Limit/FC_Guide table value, read as bytes (pcie-facts §2.2)
+  PcieBench,   // pcie-model: 8 B per Ack_Limit/FC_Guide table value, read as bytes (docs/pcie-reference.md §2)
   LaneScaled,  // spec-faithful: 8 B per (table value x width) bytes (the physical upper bound)
   None         // no DLLP or SKP overhead
 };
@@ -27,7 +27,7 @@ struct PcieLinkParams {
 double gts_per_lane(int gen);                 // GT/s
 double encoding_efficiency(int gen);          // 0.8 or 128/130
 double raw_gbps(int gen, int width);          // Gb/s per direction after encoding
-// Ack latency limit / UpdateFC guideline in symbol times (spec rev 5.0 tables; pcie-facts §2.2)
+// Ack latency limit / UpdateFC guideline in symbol times (spec rev 5.0 tables; docs/pcie-reference.md §2)
 int ack_limit_symbols(int gen, int width, int mps);
 int fc_guide_symbols(int gen, int width, int mps);
 // The UpdateFC guideline in ns (symbol times: 10 bits per lane at 8b/10b, 8 x 130/128 at
@@ -38,7 +38,7 @@ double tlp_bandwidth_gbps(const PcieLinkParams& p);
 // Non-payload bytes on the wire for one TLP: framing+sequence+LCRC (8 B) + header (+4 ECRC).
 int tlp_overhead_bytes(TlpType t, const PcieLinkParams& p);
 
-// pcie-bench model results in Gb/s for a DMA of `size` bytes (pcie-facts §2.3).
+// pcie-bench model results in Gb/s for a DMA of `size` bytes (docs/pcie-reference.md §2).
 double pciebench_write_gbps(const PcieLinkParams& p, uint64_t size);
 // cpl_bytes: completion size (RCB when completions come in RCB chunks, else MPS).
 double pciebench_read_gbps(const PcieLinkParams& p, uint64_t size, int mrrs, int cpl_bytes);

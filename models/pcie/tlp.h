@@ -1,5 +1,5 @@
 // A TLP is a TLM-2.0 generic payload carrying one PCIe extension (DEVELOPERS.md: generic
-// payload + extensions). Field meanings follow PCIe Base Spec §2.2 (pcie-facts.md §2.1, §4).
+// payload + extensions). Field meanings follow PCIe Base Spec §2.2 (docs/pcie-reference.md §2, §4).
 #pragma once
 #include <systemc>
 #include <tlm>

@@ -1,4 +1,4 @@
-// Names of TLP kinds as used in logs, traces and configs (pcie-facts.md §2.1).
+// Names of TLP kinds as used in logs, traces and configs (docs/pcie-reference.md §2).
 #include "models/pcie/tlp_types.h"
 
 namespace arbsim {

@@ -1,7 +1,7 @@
 // TLP kinds and credit classes: plain C++ (no SystemC) so policies, arbiters and
 // link timing can be unit-tested without a kernel.
 // PCIe Base Spec §2.1 (transaction types) and §2.6.1 (flow-control credit types),
-// as summarised in ../shared/reference/pcie-facts.md §2.1 and §3.
+// as summarised in docs/pcie-reference.md §2 and §3.
 #pragma once
 #include <cstdint>
 
@@ -30,8 +30,8 @@ constexpr int packet_type_id(TlpType t) { return id_routed(t) ? 1 : 0; }
 
 const char* to_string(TlpType t);
 
-constexpr int kNumTcs = 8;   // 3-bit TC field (pcie-facts §4)
-constexpr int kMaxVcs = 8;   // VC0..VC7 (pcie-facts §4)
-constexpr int kCreditUnitBytes = 16;  // one data credit = 4 DW (pcie-facts §3)
+constexpr int kNumTcs = 8;   // 3-bit TC field (docs/pcie-reference.md §4)
+constexpr int kMaxVcs = 8;   // VC0..VC7 (docs/pcie-reference.md §4)
+constexpr int kCreditUnitBytes = 16;  // one data credit = 4 DW (docs/pcie-reference.md §3)
 
 }  // namespace arbsim

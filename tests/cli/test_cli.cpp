@@ -269,6 +269,9 @@ TEST_F(Cli, HelpExitsZero) {
   EXPECT_NE(r.out.find("usage: pcie-arbsim COMMAND"), std::string::npos) << r.out;
   for (const char* cmd : {"run CONFIG", "validate CONFIG", "predict CONFIG", "sweep SPEC"})
     EXPECT_NE(r.out.find(cmd), std::string::npos) << cmd << " missing from:\n" << r.out;
+  // What a config can name: every arbiter type and endpoint node type, with its keys.
+  for (const char* name : {"  rr ", "  strict ", "  wrr ", "nic:", "nvme:", "line_rate", "queue_depth"})
+    EXPECT_NE(r.out.find(name), std::string::npos) << name << " missing from:\n" << r.out;
 }
 
 // Each subcommand has its own --help with only its own options.

@@ -3,7 +3,7 @@
 // docs/architecture.md): its head reaches sw0 after the link latency (20 ns), the switch
 // forwards it after 110 ns, freeing its buffer; the UpdateFC leaves after fc_latency_ns
 // (500) and flies back over the link (20): loop = 20 + 110 + 500 + 20 = 650 ns.
-// Expected throughput = C x 16 B / 650 ns when that is below the link rate (pcie-facts §3).
+// Expected throughput = C x 16 B / 650 ns when that is below the link rate (docs/pcie-reference.md §3).
 #include <gtest/gtest.h>
 #include "tests/sim/sim_helpers.h"
 

@@ -1,55 +1,14 @@
-// One EgressPort between stub neighbours (a queue it serves, a receiver it sends to), with
-// timelines worked by hand: serialisation, the credit stall, and a receiver that never
-// frees its buffer, which must end the run as a named deadlock instead of a quiet stop.
+// One EgressPort between stub neighbours (a queue it serves, a receiver it sends to:
+// tests/sim/harness.h), with timelines worked by hand: serialisation, the credit stall, the
+// cut-through bound onto a faster link, and a receiver that never frees its buffer, which
+// must end the run as a named deadlock instead of a quiet stop.
 #include <gtest/gtest.h>
-#include <tlm_utils/simple_target_socket.h>
-#include "models/pcie/egress_port.h"
-#include "models/pcie/tlp_pool.h"
 #include "apps/run/logging.h"
 #include "apps/run/simulation.h"
+#include "tests/sim/harness.h"
 
 using namespace arbsim;
-
-namespace {
-
-// The receiving end: keeps every TLP (never returns credits) and records arrival times.
-struct Receiver : sc_core::sc_module {
-  tlm_utils::simple_target_socket<Receiver> in{"in"};
-  std::vector<double> tail_ns;
-  explicit Receiver(sc_core::sc_module_name n) : sc_core::sc_module(n) {
-    in.register_nb_transport_fw(this, &Receiver::fw);
-  }
-  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&, sc_core::sc_time&) {
-    tail_ns.push_back(as_tlp(gp)->x().tail_at.to_seconds() * 1e9);
-    return tlm::TLM_ACCEPTED;
-  }
-};
-
-// A source queue in slot 0: its owner re-offers the next head when one leaves.
-struct Source : QueueOwner {
-  EgressPort* port = nullptr;
-  TlpQueue q{this, 0, 0};
-  void on_pop(TlpQueue& queue, Tlp*) override {
-    if (!queue.empty()) port->offer(queue);
-  }
-  void push_mwr(uint32_t bytes) {
-    Tlp* t = tlp_pool().acquire();
-    t->x().type = TlpType::MWr;
-    t->x().byte_count = bytes;
-    q.push(t);
-  }
-};
-
-EgressConfig raw_link(double gbps, int64_t posted_headers) {
-  EgressConfig c;
-  c.link = LinkDirection::make_raw(gbps, 10);
-  c.credits.header[0] = posted_headers;
-  c.credits.data[0] = 1024;
-  c.slot_names = {"src"};
-  return c;
-}
-
-}  // namespace
+using namespace arbsim::test;
 
 // Three 100-B MWrs on a raw 1 GB/s link with room for all: back to back, each 100 ns, the
 // tails arriving at 110, 210, 310 ns (10 ns propagation).
@@ -59,13 +18,10 @@ TEST(EgressPort, SerialisesBackToBack) {
   port.out.bind(rx.in);
   Source src;
   src.port = &port;
-  for (int i = 0; i < 3; ++i) src.push_mwr(100);
+  for (int i = 0; i < 3; ++i) src.push(TlpType::MWr, 100);
   port.offer(src.q);
   run_until(0, [] { return std::string(); });
-  ASSERT_EQ(rx.tail_ns.size(), 3u);
-  EXPECT_DOUBLE_EQ(rx.tail_ns[0], 110.0);
-  EXPECT_DOUBLE_EQ(rx.tail_ns[1], 210.0);
-  EXPECT_DOUBLE_EQ(rx.tail_ns[2], 310.0);
+  EXPECT_EQ(rx.tails(), (std::vector<double>{110, 210, 310}));
 }
 
 // Two posted header credits and a receiver that never frees them: two TLPs go, the third
@@ -78,7 +34,7 @@ TEST(EgressPort, CreditsNeverReturnedIsADeadlock) {
   port.out.bind(rx.in);
   Source src;
   src.port = &port;
-  for (int i = 0; i < 3; ++i) src.push_mwr(100);
+  for (int i = 0; i < 3; ++i) src.push(TlpType::MWr, 100);
   port.offer(src.q);
   std::string error;
   try {
@@ -86,9 +42,52 @@ TEST(EgressPort, CreditsNeverReturnedIsADeadlock) {
   } catch (const sc_core::sc_report& r) {
     error = r.what();
   }
-  EXPECT_EQ(rx.tail_ns.size(), 2u);
+  EXPECT_EQ(rx.seen.size(), 2u);
   EXPECT_NE(error.find("deadlock"), std::string::npos) << error;
-  EXPECT_NE(error.find("port: 1 head(s) waiting: src MWr TC0 on VC0 (needs 1 header + 7 data credits, has 0 + 1010)"),
+  EXPECT_NE(error.find("port: 1 head(s) waiting: src0 MWr TC0 on VC0 (needs 1 header + 7 data credits, has 0 + 1010)"),
             std::string::npos)
       << error;
+}
+
+// One posted header credit; the receiver frees each TLP's buffer 50 ns after its tail
+// arrived. TLP 1 is sent 0-100, its tail arrives at 110, the credit is back at 160; TLP 2
+// is sent 160-260 (tail 270, credit back 320); TLP 3 is sent 320-420 (tail 430). The link
+// stalls for credits with a head ready from 100 to 160 and from 260 to 320: 120 ns.
+TEST(EgressPort, CreditStallWaitsForTheReturnedCredit) {
+  EgressPort port("port", raw_link(1.0, 1));
+  Receiver rx("rx");
+  rx.return_after_ns = 50;
+  port.out.bind(rx.in);
+  Source src;
+  src.port = &port;
+  for (int i = 0; i < 3; ++i) src.push(TlpType::MWr, 100);
+  port.offer(src.q);
+  run_until(0, [] { return std::string(); });
+  port.finish();
+  EXPECT_EQ(rx.tails(), (std::vector<double>{110, 270, 430}));
+  EXPECT_DOUBLE_EQ(port.stats().credit_stall_ps, 120e3);
+  EXPECT_DOUBLE_EQ(port.stats().busy_ps, 300e3);
+}
+
+// The cut-through bound (docs/architecture.md, "Timing of one TLP"): a 100-B TLP whose
+// head is ready at 0 but whose tail is through the node only at 400 (it came in on a link
+// four times slower) may not start on this 1 GB/s link before 400 - 100 = 300, or its tail
+// would underrun: the tail reaches the receiver at 300 + 100 + 10 = 410. A TLP whose tail
+// is through by the time its head could go starts at once.
+TEST(EgressPort, CutThroughOntoAFasterLinkStartsWhenTheTailCannotUnderrun) {
+  EgressPort port("port", raw_link(1.0, 8));
+  Receiver rx("rx");
+  port.out.bind(rx.in);
+  Source src;
+  src.port = &port;
+  Tlp* slow = src.push(TlpType::MWr, 100);
+  slow->x().ready_at = sc_core::SC_ZERO_TIME;
+  slow->x().tail_ready_at = sc_core::sc_time(400, sc_core::SC_NS);
+  Tlp* fast = src.push(TlpType::MWr, 100);
+  fast->x().ready_at = sc_core::SC_ZERO_TIME;
+  fast->x().tail_ready_at = sc_core::sc_time(450, sc_core::SC_NS);
+  port.offer(src.q);
+  run_until(0, [] { return std::string(); });
+  // The second: eligible at max(0, 450 - 100) = 350, the link is free at 400: 400-500, tail 510.
+  EXPECT_EQ(rx.tails(), (std::vector<double>{410, 510}));
 }

@@ -27,7 +27,7 @@ TEST_P(H2dCopy, TimeIsLatencyPlusSizeOverEffectiveBandwidth) {
                            "apps:\n  - {name: c, type: copy_exec, gpu: gpu0, h2d_bytes: " + std::to_string(s) +
                            ", kernel_ns: 0, iterations: 1}\n";
   SimOutcome o = run_yaml(yaml);
-  const double tlp_bw = 14.21;  // GB/s = B/ns (pcie-facts.md §2.3, Gen3 x16 MPS 256)
+  const double tlp_bw = 14.21;  // GB/s = B/ns (docs/pcie-reference.md §2, Gen3 x16 MPS 256)
   const double wire = static_cast<double>(s) + std::ceil(s / 256.0) * 20.0;
   const double expected = 800.0 + 24.0 / tlp_bw + wire / tlp_bw;
   const double got = app(o, "c")["max_ns"].get<double>();

@@ -1,5 +1,5 @@
 // Link efficiency in the packet-level simulator against the pcie-bench model (Neugebauer
-// et al. 2018; formulas in pcie-facts.md §2.3, implemented in models/pcie/link_timing.cpp
+// et al. 2018; formulas in docs/pcie-reference.md §2, implemented in models/pcie/link_timing.cpp
 // and checked against the published tables in tests/unit/test_link_timing.cpp).
 // Each GPU sits on its own root port and streams DMAs of one size back to back (writes:
 // MWr; reads: MRd answered by MPS-sized CplDs), as pcie-bench's bandwidth benchmark does.

@@ -14,7 +14,7 @@ using namespace arbsim::test;
 
 namespace {
 
-const double kS = 280.0 / 14.21;  // ns per 256-B MWr on Gen3 x16 (pcie-facts §2.3)
+const double kS = 280.0 / 14.21;  // ns per 256-B MWr on Gen3 x16 (docs/pcie-reference.md §2)
 
 SimOutcome two_copies(const std::string& policy, const std::string& extra = "") {
   const std::string yaml =

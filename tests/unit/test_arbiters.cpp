@@ -3,9 +3,9 @@
 // Where the expectations come from (all worked by hand from the rules, not from a run):
 // - RoundRobin*: the rule "grant the first requesting index after the last granted one,
 //   pointer starts at n-1, moves only on a grant" (docs/arbiters.md; PCIe hardware-fixed
-//   RR, ../shared/reference/pcie-facts.md §4).
+//   RR, docs/pcie-reference.md §4).
 // - StrictPriority*: "the highest requesting index wins", VC7 highest (seed 000 §3.2,
-//   pcie-facts.md §4 strict-priority group).
+//   docs/pcie-reference.md §4 strict-priority group).
 // - Wrr*: phase tables from the smooth-WRR construction worked step by step in the
 //   comments next to each table; 3:1 over 400 cycles is 300/100 because a 4-phase table
 //   [0,0,1,0] repeats 100 times. Fallback/phase-pointer cases follow the scan rule.

@@ -1,6 +1,6 @@
-// Link timing library vs the PUBLISHED numbers in ../shared/reference/pcie-facts.md. Expected
-// values are hard-coded from that document (section cited at each test) so the tests do not read
-// ../shared at run time. pcie-facts rounds to 2 decimals, hence the relative tolerances.
+// Link timing library vs the PUBLISHED numbers of pcie-bench's model (docs/pcie-reference.md
+// §2 names the source). Expected values are hard-coded from those tables (section cited at each
+// test); the published figures are rounded to 2 decimals, hence the relative tolerances.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -32,7 +32,7 @@ PcieLinkParams link(int gen, int width, int mps, DllpModel dllp = DllpModel::Pci
 #define EXPECT_REL(actual, published, tol) \
   EXPECT_NEAR((actual), (published), (tol) * std::fabs(published))
 
-// ---- pcie-facts §1: rates -------------------------------------------------------------------
+// ---- docs/pcie-reference.md §1: rates -------------------------------------------------------------------
 
 TEST(LinkTiming, RawRatesPerGeneration) {
   EXPECT_REL(raw_gbps(3, 8), 63.02, kPublishedTol / 10);   // "Gen3 x8 = 63.02 Gb/s"
@@ -47,7 +47,7 @@ TEST(LinkTiming, RawRatesPerGeneration) {
   EXPECT_DOUBLE_EQ(encoding_efficiency(5), 128.0 / 130.0);
 }
 
-// ---- pcie-facts §2.2: Ack / UpdateFC tables ---------------------------------------------------
+// ---- docs/pcie-reference.md §2: Ack / UpdateFC tables ---------------------------------------------------
 
 TEST(DllpTables, AckSpotValues) {
   // §2.2: Gen3 x16 MPS128=144, 256=168, 512=182, 4096=630; Gen3 x8 163/203/182.
@@ -103,7 +103,7 @@ TEST(DllpTables, RejectsOutOfTable) {
   EXPECT_THROW(fc_guide_symbols(3, 3, 256), std::invalid_argument);
 }
 
-// ---- pcie-facts §2.1: per-TLP overhead ----------------------------------------------------------
+// ---- docs/pcie-reference.md §2: per-TLP overhead ----------------------------------------------------------
 
 TEST(LinkTiming, TlpOverheadBytes) {
   PcieLinkParams p;  // 64-bit addresses, no ECRC
@@ -130,7 +130,7 @@ TEST(LinkTiming, IntelThreeDwExample) {
   EXPECT_DOUBLE_EQ(tlp_bandwidth_gbps(p), raw_gbps(3, 8));  // None: TLP_bw = Raw
 }
 
-// ---- pcie-facts §2.3: the paper's configuration -------------------------------------------------
+// ---- docs/pcie-reference.md §2: the paper's configuration -------------------------------------------------
 
 TEST(PcieBench, Gen3x8TlpBandwidth) {
   EXPECT_REL(tlp_bandwidth_gbps(link(3, 8, 256)), 57.88, kPublishedTol / 10);  // "TLP_bw = 57.88"

@@ -1,5 +1,5 @@
 // Round-robin arbiter: the PCIe "hardware-fixed" VC/port arbitration scheme
-// (pcie-facts.md §4, VC Arbitration Capability bit0). Cycle semantics: docs/arbiters.md.
+// (docs/pcie-reference.md §4, VC Arbitration Capability bit0). Cycle semantics: docs/arbiters.md.
 #pragma once
 #include <cstdint>
 #include <string>

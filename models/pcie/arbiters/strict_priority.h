@@ -1,6 +1,6 @@
 // Strict-priority arbiter: the highest requesting index wins (VC7 highest, VC0 lowest),
 // as in the seed's Throughput-Oriented Scheduler (seed 000 §3.2) and the PCIe strict
-// priority VC group (pcie-facts.md §4). Stateless. Cycle semantics: docs/arbiters.md.
+// priority VC group (docs/pcie-reference.md §4). Stateless. Cycle semantics: docs/arbiters.md.
 #pragma once
 #include <cstdint>
 #include <string>

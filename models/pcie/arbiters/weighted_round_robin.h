@@ -1,5 +1,5 @@
 // Weighted round-robin over a phase table, as PCIe WRR VC/port arbitration
-// (32/64/128/256-phase tables in hardware, pcie-facts.md §4; any length here).
+// (32/64/128/256-phase tables in hardware, docs/pcie-reference.md §4; any length here).
 // Each phase names one requester; a requester gets a share equal to its phase count.
 // Cycle semantics (scan, pointer moves, fallback): docs/arbiters.md.
 #pragma once

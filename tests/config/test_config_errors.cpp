@@ -1,0 +1,102 @@
+// Config errors, in process and without a SystemC kernel (the config and topology floors,
+// arbsim_config, have none): each bad input raises one ConfigError naming the file, the
+// line, the dotted key and the reason. The CLI's exit code 2 for the same inputs is tested
+// in tests/cli/.
+#include <gtest/gtest.h>
+#include <string>
+#include "platforms/config/config_error.h"
+#include "platforms/topology/scenario.h"
+
+using namespace arbsim;
+
+namespace {
+
+// One root complex, one switch, one GPU, one stream; line numbers as in the text.
+const std::string kBase =
+    "platform:\n"                                                                    // 1
+    "  nodes:\n"                                                                     // 2
+    "    - {name: rc0, type: root_complex}\n"                                        // 3
+    "    - {name: sw0, type: switch}\n"                                              // 4
+    "    - {name: gpu0, type: gpu}\n"                                                // 5
+    "  links:\n"                                                                     // 6
+    "    - {up: rc0, down: sw0}\n"                                                   // 7
+    "    - {up: sw0, down: gpu0}\n"                                                  // 8
+    "apps:\n"                                                                        // 9
+    "  - {name: a, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 4096}, count: 2}\n";  // 10
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const std::size_t at = s.find(from);
+  if (at == std::string::npos) throw std::logic_error("test text lacks " + from);
+  return s.replace(at, from.size(), to);
+}
+
+// The message of the ConfigError `yaml` raises ("" if it loads).
+std::string error_of(const std::string& yaml) {
+  try {
+    load_scenario_text(yaml, {}, "bad.yaml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(ConfigErrors, TheBaseConfigLoads) {
+  EXPECT_EQ(error_of(kBase), "");
+  const Scenario s = load_scenario_text(kBase);
+  EXPECT_EQ(s.walk.size(), 6u);  // 2 links x 2 directions + the memory port's 2
+}
+
+TEST(ConfigErrors, UnknownKeyNamesTheKnownOnes) {
+  const std::string e = error_of(replace(kBase, "count: 2}", "count: 2, cuont: 3}"));
+  EXPECT_EQ(e.rfind("bad.yaml:10: apps[0].cuont: unknown key (known: name, type, gpu,", 0), 0u) << e;
+}
+
+TEST(ConfigErrors, WrongType) {
+  EXPECT_EQ(error_of(replace(kBase, "count: 2}", "count: two}")),
+            "bad.yaml:10: apps[0].count: expected an integer, got 'two'");
+}
+
+TEST(ConfigErrors, NegativeSize) {
+  EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: -4096")),
+            "bad.yaml:10: apps[0].size.fixed: expected a positive byte count (e.g. 4096, 64KiB, 1MiB), got '-4096'");
+}
+
+TEST(ConfigErrors, GpuAboveASwitchIsAnImpossibleTopology) {
+  EXPECT_EQ(error_of(replace(kBase, "{up: sw0, down: gpu0}", "{up: gpu0, down: sw0}")),
+            "bad.yaml:8: platform.links[1].up: a GPU cannot be the upstream end of a link");
+}
+
+TEST(ConfigErrors, TwoUpstreamLinksMakeNoTree) {
+  EXPECT_EQ(error_of(replace(kBase, "    - {up: sw0, down: gpu0}\n", "    - {up: sw0, down: gpu0}\n    - {up: rc0, down: gpu0}\n")),
+            "bad.yaml:9: platform.links[2].down: 'gpu0' already has an upstream link (to 'sw0')");
+}
+
+TEST(ConfigErrors, ReservedNameOfAModuleTheSystemBuilds) {
+  std::string y = replace(kBase, "{name: sw0, type: switch}", "{name: gpu0_compute, type: switch}");
+  y = replace(replace(y, "{up: rc0, down: sw0}", "{up: rc0, down: gpu0_compute}"), "{up: sw0,", "{up: gpu0_compute,");
+  EXPECT_EQ(error_of(y), "bad.yaml:4: platform.nodes[1].name: name 'gpu0_compute' is reserved for the compute "
+                         "engine of gpu 'gpu0'");
+}
+
+TEST(ConfigErrors, ArbiterTypeOutsideTheCatalogue) {
+  const std::string e = error_of(
+      replace(kBase, "{name: sw0, type: switch}", "{name: sw0, type: switch, arbitration: {vc_arbiter: {type: fifo}}}"));
+  EXPECT_EQ(e.rfind("bad.yaml:4: platform.nodes[1].arbitration.vc_arbiter.type: ", 0), 0u) << e;
+  for (const char* name : {"rr", "strict", "wrr"}) EXPECT_NE(e.find(name), std::string::npos) << e;
+}
+
+TEST(ConfigErrors, RegisteredEndpointKeyOutOfRange) {
+  EXPECT_EQ(error_of(replace(kBase, "{name: gpu0, type: gpu}", "{name: gpu0, type: nvme, queue_depth: 0}")),
+            "bad.yaml:5: platform.nodes[2].queue_depth: must be in [1, 65535], got 0");
+}
+
+TEST(ConfigErrors, AnOverrideIsCheckedLikeTheFile) {
+  try {
+    load_scenario_text(kBase, {"apps.0.count=-1"}, "bad.yaml");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("apps[0].count"), std::string::npos) << e.what();
+  }
+}

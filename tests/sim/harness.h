@@ -2,11 +2,13 @@
 // test_switch, test_endpoint): a receiver at the far end of a link, and a source queue an
 // EgressPort serves. Timelines are then worked by hand from the link's rate and latency.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 #include <tlm_utils/simple_target_socket.h>
 #include "models/pcie/egress_port.h"
 #include "models/pcie/tlp_pool.h"
+#include "apps/run/simulation.h"
 
 namespace arbsim::test {
 
@@ -60,6 +62,27 @@ struct Source : QueueOwner {
     t->x().requester_id = requester;
     q.push(t);
     return t;
+  }
+};
+
+// An EgressPort serving one Source and sending to one Receiver.
+struct PortBench {
+  EgressPort port;
+  Receiver rx{"rx"};
+  Source src;
+  explicit PortBench(const EgressConfig& c) : port("port", c) {
+    port.out.bind(rx.in);
+    src.port = &port;
+  }
+  std::vector<Tlp*> push_mwrs(int n, uint32_t bytes) {
+    std::vector<Tlp*> v;
+    for (int i = 0; i < n; ++i) v.push_back(src.push(TlpType::MWr, bytes));
+    return v;
+  }
+  // Offers the queue and runs until nothing is left to happen (`stuck` says what waits).
+  void run(const std::function<std::string()>& stuck = [] { return std::string(); }) {
+    port.offer(src.q);
+    run_until(0, stuck);
   }
 };
 

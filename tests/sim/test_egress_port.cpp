@@ -13,15 +13,10 @@ using namespace arbsim::test;
 // Three 100-B MWrs on a raw 1 GB/s link with room for all: back to back, each 100 ns, the
 // tails arriving at 110, 210, 310 ns (10 ns propagation).
 TEST(EgressPort, SerialisesBackToBack) {
-  EgressPort port("port", raw_link(1.0, 8));
-  Receiver rx("rx");
-  port.out.bind(rx.in);
-  Source src;
-  src.port = &port;
-  for (int i = 0; i < 3; ++i) src.push(TlpType::MWr, 100);
-  port.offer(src.q);
-  run_until(0, [] { return std::string(); });
-  EXPECT_EQ(rx.tails(), (std::vector<double>{110, 210, 310}));
+  PortBench b(raw_link(1.0, 8));
+  b.push_mwrs(3, 100);
+  b.run();
+  EXPECT_EQ(b.rx.tails(), (std::vector<double>{110, 210, 310}));
 }
 
 // Two posted header credits and a receiver that never frees them: two TLPs go, the third
@@ -29,20 +24,15 @@ TEST(EgressPort, SerialisesBackToBack) {
 // requester and the credits it lacks.
 TEST(EgressPort, CreditsNeverReturnedIsADeadlock) {
   init_logging("off", "");
-  EgressPort port("port", raw_link(1.0, 2));
-  Receiver rx("rx");
-  port.out.bind(rx.in);
-  Source src;
-  src.port = &port;
-  for (int i = 0; i < 3; ++i) src.push(TlpType::MWr, 100);
-  port.offer(src.q);
+  PortBench b(raw_link(1.0, 2));
+  b.push_mwrs(3, 100);
   std::string error;
   try {
-    run_until(0, [&] { return port.waiting(); });
+    b.run([&] { return b.port.waiting(); });
   } catch (const sc_core::sc_report& r) {
     error = r.what();
   }
-  EXPECT_EQ(rx.seen.size(), 2u);
+  EXPECT_EQ(b.rx.seen.size(), 2u);
   EXPECT_NE(error.find("deadlock"), std::string::npos) << error;
   EXPECT_NE(error.find("port: 1 head(s) waiting: src0 MWr TC0 on VC0 (needs 1 header + 7 data credits, has 0 + 1010)"),
             std::string::npos)
@@ -54,40 +44,29 @@ TEST(EgressPort, CreditsNeverReturnedIsADeadlock) {
 // is sent 160-260 (tail 270, credit back 320); TLP 3 is sent 320-420 (tail 430). The link
 // stalls for credits with a head ready from 100 to 160 and from 260 to 320: 120 ns.
 TEST(EgressPort, CreditStallWaitsForTheReturnedCredit) {
-  EgressPort port("port", raw_link(1.0, 1));
-  Receiver rx("rx");
-  rx.return_after_ns = 50;
-  port.out.bind(rx.in);
-  Source src;
-  src.port = &port;
-  for (int i = 0; i < 3; ++i) src.push(TlpType::MWr, 100);
-  port.offer(src.q);
-  run_until(0, [] { return std::string(); });
-  port.finish();
-  EXPECT_EQ(rx.tails(), (std::vector<double>{110, 270, 430}));
-  EXPECT_DOUBLE_EQ(port.stats().credit_stall_ps, 120e3);
-  EXPECT_DOUBLE_EQ(port.stats().busy_ps, 300e3);
+  PortBench b(raw_link(1.0, 1));
+  b.rx.return_after_ns = 50;
+  b.push_mwrs(3, 100);
+  b.run();
+  b.port.finish();
+  EXPECT_EQ(b.rx.tails(), (std::vector<double>{110, 270, 430}));
+  EXPECT_DOUBLE_EQ(b.port.stats().credit_stall_ps, 120e3);
+  EXPECT_DOUBLE_EQ(b.port.stats().busy_ps, 300e3);
 }
 
 // The cut-through bound (docs/architecture.md, "Timing of one TLP"): a 100-B TLP whose
 // head is ready at 0 but whose tail is through the node only at 400 (it came in on a link
 // four times slower) may not start on this 1 GB/s link before 400 - 100 = 300, or its tail
-// would underrun: the tail reaches the receiver at 300 + 100 + 10 = 410. A TLP whose tail
-// is through by the time its head could go starts at once.
+// would underrun: the tail reaches the receiver at 300 + 100 + 10 = 410. The second, its
+// tail through at 450, could start at 350 but the link is busy until 400: 400-500, tail 510.
 TEST(EgressPort, CutThroughOntoAFasterLinkStartsWhenTheTailCannotUnderrun) {
-  EgressPort port("port", raw_link(1.0, 8));
-  Receiver rx("rx");
-  port.out.bind(rx.in);
-  Source src;
-  src.port = &port;
-  Tlp* slow = src.push(TlpType::MWr, 100);
-  slow->x().ready_at = sc_core::SC_ZERO_TIME;
-  slow->x().tail_ready_at = sc_core::sc_time(400, sc_core::SC_NS);
-  Tlp* fast = src.push(TlpType::MWr, 100);
-  fast->x().ready_at = sc_core::SC_ZERO_TIME;
-  fast->x().tail_ready_at = sc_core::sc_time(450, sc_core::SC_NS);
-  port.offer(src.q);
-  run_until(0, [] { return std::string(); });
-  // The second: eligible at max(0, 450 - 100) = 350, the link is free at 400: 400-500, tail 510.
-  EXPECT_EQ(rx.tails(), (std::vector<double>{410, 510}));
+  PortBench b(raw_link(1.0, 8));
+  const std::vector<Tlp*> tlps = b.push_mwrs(2, 100);
+  const double tail_ready_ns[] = {400, 450};
+  for (int k = 0; k < 2; ++k) {
+    tlps[k]->x().ready_at = sc_core::SC_ZERO_TIME;
+    tlps[k]->x().tail_ready_at = sc_core::sc_time(tail_ready_ns[k], sc_core::SC_NS);
+  }
+  b.run();
+  EXPECT_EQ(b.rx.tails(), (std::vector<double>{410, 510}));
 }

@@ -49,6 +49,13 @@ struct Bench {
     if (!src1.q.empty()) tx1.offer(src1.q);
     run_until(0, [] { return std::string(); });
   }
+  // Three MWrs on port 0: two to endpoint 0 (d1), then one to endpoint 1 (d2).
+  void blocked_then_other() {
+    src0.push(TlpType::MWr, 100, endpoint_base_address(0));
+    src0.push(TlpType::MWr, 100, endpoint_base_address(0));
+    src0.push(TlpType::MWr, 100, endpoint_base_address(1));
+    run();
+  }
 };
 
 }  // namespace
@@ -82,10 +89,7 @@ TEST(Switch, RoutesByAddressWindowIdAndDefault) {
 // (head-of-line blocking): d2 gets nothing.
 TEST(Switch, FifoIngressBlocksBehindAHeadWithoutCredits) {
   Bench b(false, 1);
-  b.src0.push(TlpType::MWr, 100, endpoint_base_address(0));
-  b.src0.push(TlpType::MWr, 100, endpoint_base_address(0));
-  b.src0.push(TlpType::MWr, 100, endpoint_base_address(1));
-  b.run();
+  b.blocked_then_other();
   EXPECT_EQ(b.d1.seen.size(), 1u);
   EXPECT_EQ(b.d2.seen.size(), 0u);
 }
@@ -95,10 +99,7 @@ TEST(Switch, FifoIngressBlocksBehindAHeadWithoutCredits) {
 // tail at d2 at 430.
 TEST(Switch, VoqIngressLetsOtherEgressesPass) {
   Bench b(true, 1);
-  b.src0.push(TlpType::MWr, 100, endpoint_base_address(0));
-  b.src0.push(TlpType::MWr, 100, endpoint_base_address(0));
-  b.src0.push(TlpType::MWr, 100, endpoint_base_address(1));
-  b.run();
+  b.blocked_then_other();
   EXPECT_EQ(b.d1.seen.size(), 1u);
   ASSERT_EQ(b.d2.seen.size(), 1u);
   EXPECT_DOUBLE_EQ(b.d2.seen[0].tail_ns, 430);

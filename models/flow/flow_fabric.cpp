@@ -24,7 +24,6 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
       vcs_(std::move(vcs)),
       node_of_endpoint_(std::move(node_of_endpoint)),
       stats_(net_.edge_count()),
-      first_tlp_ns_(net_.edge_count(), 0.0),
       tracker_(tracker) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     SC_REPORT_FATAL("arbsim/flow", "the model needs the default 1 ps time resolution");
@@ -36,14 +35,17 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
   dont_initialize();
 }
 
-// The first data TLP arrives after the plan's latency; the rest of the bytes follow at
-// the flow's rate, so the fluid volume leaves that TLP out (flow_network.h).
+// Every byte of the copy, its first TLP's too, moves as fluid and takes its share of every
+// link: the engine is free for its next copy when the fluid has gone, as a DMA engine is
+// once it has issued its last TLP, so back-to-back copies never carry more than the link.
+// The first data TLP arrives after the plan's latency (timed as the packet model times it)
+// and the rest follow at the flow's rate, so the last byte arrives at the fluid's end plus
+// the latency less the first TLP's own time at that rate (wake()).
 void FlowFabric::start(Copy c) {
   Moving m;
   m.plan = flow::plan_transfer(net_, params_, c.spec);
   if (c.rate_GBps > 0) m.plan.flow.cap = std::min(m.plan.flow.cap, c.rate_GBps);
-  const double volume = static_cast<double>(c.spec.bytes - m.plan.first_bytes);
-  add_first_tlp(m.plan, m.plan.first_bytes);
+  const double volume = static_cast<double>(c.spec.bytes);
   m.copy = std::move(c);
   const int id = sched_.add(now_ns(), volume, m.plan.flow);
   moving_.emplace(id, std::move(m));
@@ -59,12 +61,13 @@ void FlowFabric::schedule() {
 
 void FlowFabric::wake() {
   guard_progress(wake_guard_, *this);
-  for (int id : sched_.advance(now_ns())) {
-    auto it = moving_.find(id);
+  const std::vector<int> done = sched_.advance(now_ns());
+  for (std::size_t k = 0; k < done.size(); ++k) {
+    auto it = moving_.find(done[k]);
     Moving m = std::move(it->second);
     moving_.erase(it);
     account(m, 1.0);
-    const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(m.plan.latency_ns * 1000.0));
+    const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(tail_ns(m.plan, sched_.finished_rates()[k]) * 1000.0));
     due_.emplace(at, Due{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read});
     due_event_.notify(after_ps(at));
     if (m.copy.sent) m.copy.sent();
@@ -103,12 +106,12 @@ void FlowFabric::add_bytes(int edge, uint8_t tc, double payload, double wire) {
   s.vc_bytes[vcs_[edge].tc_to_vc[tc]] += p;
 }
 
-// The first TLP (and a read's first MRd) is not part of the fluid volume (it is the copy's
-// latency), but it occupies every edge on its way for its serialisation.
-void FlowFabric::add_first_tlp(const flow::TransferPlan& plan, uint64_t first_bytes) {
-  for (int e : plan.data_path)
-    first_tlp_ns_[e] += net_.edge(e).serialize_ns(plan.data_type, static_cast<uint32_t>(first_bytes));
-  for (int e : plan.request_path) first_tlp_ns_[e] += net_.edge(e).serialize_ns(TlpType::MRd, 0);
+// From the fluid's end to the last byte's arrival: the first TLP's latency less the time
+// that TLP's bytes took at the flow's rate (they are part of the fluid). A lone copy then
+// ends at latency + (bytes - first TLP) / rate, the packet model's timeline.
+double FlowFabric::tail_ns(const flow::TransferPlan& plan, double rate) {
+  if (!(rate > 0) || rate == flow::kUnbounded) return plan.latency_ns;
+  return std::max(0.0, plan.latency_ns - static_cast<double>(plan.first_bytes) / rate);
 }
 
 void FlowFabric::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
@@ -121,14 +124,13 @@ void FlowFabric::finish() {
   sched_.advance(now_ns());  // a flow that ran out just now is no longer running: all sent
   for (const auto& [id, m] : moving_) {
     const double bytes = static_cast<double>(m.copy.spec.bytes);
-    const double sent = sched_.running(id) ? static_cast<double>(m.plan.first_bytes) + sched_.sent(id) : bytes;
+    const double sent = sched_.running(id) ? sched_.sent(id) : bytes;
     if (bytes > 0) account(m, std::min(1.0, sent / bytes));
   }
-  // Busy time inside the run only: the fluid's (<= the run by max-min) plus the first TLPs',
-  // which the fluid leaves out and may overlap it, hence the bound.
+  // Busy time inside the run: the fluid's (max-min never fills an edge beyond its capacity;
+  // the bound only absorbs rounding).
   const double run_ps = now_ns() * 1000.0;
-  for (int e = 0; e < net_.edge_count(); ++e)
-    stats_[e].busy_ps = std::min(run_ps, (sched_.busy_ns(e) + first_tlp_ns_[e]) * 1000.0);
+  for (int e = 0; e < net_.edge_count(); ++e) stats_[e].busy_ps = std::min(run_ps, sched_.busy_ns(e) * 1000.0);
 }
 
 void FlowEngine::submit(CopyCommand c) {

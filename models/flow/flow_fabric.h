@@ -1,8 +1,9 @@
 // The flow-level fabric (sim.fidelity: flow): every copy is a fluid flow on the platform's
 // graph whose rate is its max-min fair share of each edge it crosses, recomputed only when
 // a flow starts or has sent its data (seed 002 §3.2 and Algorithm 1, generalised to any
-// graph: flow_scheduler.h). A copy completes its fixed latency (the packet model's first
-// TLP: flow_network.h) after its data has all been sent. No TLPs, credits or arbiters:
+// graph: flow_scheduler.h). All of a copy's bytes are fluid; it completes its fixed latency
+// (the packet model's first TLP: flow_network.h), less that TLP's own time at the flow's
+// rate, after its data has all been sent. No TLPs, credits or arbiters:
 // docs/architecture.md, "Flow-level mode", says what this leaves out.
 #pragma once
 #include <array>
@@ -65,7 +66,7 @@ class FlowFabric : public sc_core::sc_module {
   void schedule();
   void account(const Moving& m, double fraction);
   void add_bytes(int edge, uint8_t tc, double payload, double wire);
-  void add_first_tlp(const flow::TransferPlan& plan, uint64_t first_bytes);
+  static double tail_ns(const flow::TransferPlan& plan, double rate);
 
   flow::Network net_;
   flow::FabricParams params_;
@@ -73,7 +74,6 @@ class FlowFabric : public sc_core::sc_module {
   std::vector<FlowEdgeVcs> vcs_;
   std::vector<int> node_of_endpoint_;
   std::vector<EgressStats> stats_;
-  std::vector<double> first_tlp_ns_;   // [edge] wire time of the copies' first TLPs (not in the fluid)
   TransferTracker& tracker_;
   std::map<int, Moving> moving_;       // by scheduler flow id
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order

@@ -37,12 +37,14 @@ double tag_window_cap(const Network& n, const FabricParams& p, const TransferSpe
   return rtt > 0 ? static_cast<double>(t.tags) * p.mrrs / rtt : kUnbounded;
 }
 
-void add_request_hops(const Network& n, const FabricParams& p, TransferPlan& plan) {
+void add_request_hops(const Network& n, const FabricParams& p, const TransferSpec& t, TransferPlan& plan) {
+  const uint64_t bytes = std::max<uint64_t>(1, t.bytes);
+  const uint64_t mrds = (bytes + p.mrrs - 1) / p.mrrs;
   for (int e : plan.request_path) {
     // One MRd (no payload) per MRRS bytes of data; a raw link charges it nothing. A
     // port with an MRd waiting gets the next round-robin turn, so requests go ahead of
     // the fair share (max_min.h).
-    const double w = static_cast<double>(n.edge(e).overhead[idx(TlpType::MRd)]) / p.mrrs;
+    const double w = static_cast<double>(n.edge(e).overhead[idx(TlpType::MRd)] * mrds) / static_cast<double>(bytes);
     if (w > 0) plan.flow.path.push_back({e, w, true});
   }
 }
@@ -53,8 +55,10 @@ double Edge::serialize_ns(TlpType t, uint32_t payload) const {
   return std::round((payload + overhead[idx(t)]) * 1000.0 / bytes_per_ns) / 1000.0;
 }
 
-double Edge::weight(TlpType t, uint32_t tlp_payload) const {
-  return static_cast<double>(tlp_payload + overhead[idx(t)]) / tlp_payload;
+double Edge::weight(TlpType t, uint32_t tlp_payload, uint64_t bytes) const {
+  if (bytes == 0) bytes = tlp_payload;
+  const uint64_t tlps = (bytes + tlp_payload - 1) / tlp_payload;
+  return static_cast<double>(bytes + tlps * overhead[idx(t)]) / static_cast<double>(bytes);
 }
 
 int Network::add_node(const Node& n) {
@@ -126,14 +130,14 @@ TransferPlan plan_transfer(const Network& n, const FabricParams& p, const Transf
   plan.data_path = t.read ? n.path(t.remote, t.requester) : n.path(t.requester, t.remote);
   const uint32_t tlp = data_tlp_bytes(p, t.read);
   plan.first_bytes = std::min<uint64_t>(tlp, t.bytes);
-  for (int e : plan.data_path) plan.flow.path.push_back({e, n.edge(e).weight(plan.data_type, tlp)});
+  for (int e : plan.data_path) plan.flow.path.push_back({e, n.edge(e).weight(plan.data_type, tlp, t.bytes)});
   const double first = transit_ns(n, plan.data_path, plan.data_type, static_cast<uint32_t>(plan.first_bytes));
   if (!t.read) {
     plan.latency_ns = first;
     return plan;
   }
   plan.request_path = n.path(t.requester, t.remote);
-  add_request_hops(n, p, plan);
+  add_request_hops(n, p, t, plan);
   const double request = transit_ns(n, plan.request_path, TlpType::MRd, 0);
   plan.latency_ns = request + n.node(t.remote).read_latency_ns + first;
   plan.flow.cap = tag_window_cap(n, p, t, plan, request);

@@ -26,8 +26,10 @@ struct Edge {
 
   // One TLP's serialisation, rounded to the packet kernel's 1 ps (models/pcie/link_direction.h).
   double serialize_ns(TlpType t, uint32_t payload) const;
-  // Wire bytes per payload byte when the data moves in TLPs of `tlp_payload` bytes.
-  double weight(TlpType t, uint32_t tlp_payload) const;
+  // Wire bytes per payload byte of a copy of `bytes` cut into TLPs of at most `tlp_payload`
+  // bytes: every TLP pays its overhead, the last, shorter one too (as the packet model sends
+  // them). A copy of 0 bytes counts as one full TLP's.
+  double weight(TlpType t, uint32_t tlp_payload, uint64_t bytes) const;
 };
 
 class Network {
@@ -73,7 +75,7 @@ struct TransferPlan {
   std::vector<int> data_path, request_path;
   TlpType data_type = TlpType::MWr;
   double latency_ns = 0;            // the first data TLP's arrival, timed as the packet model does
-  uint64_t first_bytes = 0;         // that TLP's payload: the rest moves at the flow's rate
+  uint64_t first_bytes = 0;         // that TLP's payload (its time at the flow's rate overlaps the latency)
 };
 
 TransferPlan plan_transfer(const Network& n, const FabricParams& p, const TransferSpec& t);

@@ -32,9 +32,11 @@ void Scheduler::progress(double now_ns) {
 std::vector<int> Scheduler::advance(double now_ns) {
   progress(now_ns);
   std::vector<int> done;
+  finished_rates_.clear();
   for (auto it = flows_.begin(); it != flows_.end();) {
     if (exhausted(it->second.left, it->second.rate, it->second.volume)) {
       done.push_back(it->first);
+      finished_rates_.push_back(it->second.rate);
       it = flows_.erase(it);
     } else {
       ++it;

@@ -18,6 +18,8 @@ class Scheduler {
   // Moves every flow on to `now_ns` at its current rate, removes the flows that have sent
   // their whole volume and returns their ids (ascending); the others' rates are recomputed.
   std::vector<int> advance(double now_ns);
+  // The rates the flows the last advance() removed ran at until they ended, in its order.
+  const std::vector<double>& finished_rates() const { return finished_rates_; }
   // A flow of `volume` bytes starts at `now_ns` (call advance(now_ns) first, so flows that
   // finish by then do not share the new rates). Returns its id.
   int add(double now_ns, double volume, FlowSpec spec);
@@ -43,6 +45,7 @@ class Scheduler {
   std::vector<double> capacity_;
   std::vector<double> busy_;  // [edge] ns
   std::map<int, Running> flows_;
+  std::vector<double> finished_rates_;
   double now_ = 0;
   int next_id_ = 0;
 };

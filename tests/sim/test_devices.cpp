@@ -91,6 +91,22 @@ TEST(Devices, NicAboveTheLinkRateQueuesAndGetsTheLinkRate) {
   EXPECT_NEAR(d["p99_ns"].get<double>(), wait, 0.05 * wait);
 }
 
+// The same NIC in the flow-level fidelity gets the same link rate (a device drives copy
+// engines, which either fabric executes; the flow fabric charges every TLP of a copy to the
+// link, so back-to-back 4 KiB packets cannot run above it).
+TEST(Devices, NicInTheFlowFidelityGetsTheSameLinkRate) {
+  SimOutcome o = run_yaml(platform_with("{name: dev, type: nic, line_rate: 400Gb/s, direction: rx, "
+                                        "message_bytes: 4KiB, messages: 1000}",
+                                        ", gen: 3"),
+                          {"sim.fidelity=flow"});
+  PcieLinkParams p;
+  p.gen = 3;
+  p.width = 16;
+  p.mps = 256;
+  const double w = pciebench_write_gbps(p, 4096) / 8.0;
+  EXPECT_NEAR(gbps(device(o, "dev")) / 8.0, w, 0.02 * w);
+}
+
 // Bad device keys are config errors naming the key (the registry's rows are checked as
 // built-in nodes are).
 TEST(Devices, BadDeviceKeysAreConfigErrors) {

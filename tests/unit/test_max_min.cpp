@@ -159,7 +159,9 @@ TEST(FlowNetwork, WritePlan) {
   t.bytes = 1000;
   const TransferPlan p = plan_transfer(n, FabricParams{}, t);
   ASSERT_EQ(p.flow.path.size(), 2u);
-  EXPECT_DOUBLE_EQ(p.flow.path[0].weight, 280.0 / 256);
+  // 1000 B as MWrs of at most 256: four TLPs, each with 24 B of overhead (the last, of 232 B,
+  // too): (1000 + 4 x 24) / 1000 wire bytes per payload byte, not the full-size 280/256.
+  EXPECT_DOUBLE_EQ(p.flow.path[0].weight, 1096.0 / 1000);
   EXPECT_DOUBLE_EQ(p.latency_ns, 400);
   EXPECT_EQ(p.first_bytes, 256u);
   EXPECT_EQ(data_tlps(FabricParams{}, false, 1000), 4u);

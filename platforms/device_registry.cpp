@@ -17,6 +17,7 @@ NicParams nic_params(const EndpointCfg& c) {
   p.messages = static_cast<int64_t>(c.get("messages"));
   p.start_ns = c.get("start_ns");
   p.tc = static_cast<int>(c.get("tc"));
+  p.ring = static_cast<int64_t>(c.get("ring"));
   return p;
 }
 

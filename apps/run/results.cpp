@@ -134,6 +134,7 @@ ordered_json device_json(const Device& d, const NodeCfg& n) {
           {"bytes_to_host", s.bytes_to_host},
           {"bytes_from_host", s.bytes_from_host},
           {"operations", s.operations},
+          {"dropped", s.dropped},
           {"throughput_gbps", active_ns > 0 ? r3(static_cast<double>(bytes) * 8.0 / active_ns) : 0.0},
           {"p50_ns", r3(percentile(s.latencies_ns, 0.50))},
           {"p99_ns", r3(percentile(s.latencies_ns, 0.99))},

@@ -13,7 +13,12 @@ void Device::dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_G
   c.flow_id = ctx_.flow_id;
   c.rate_GBps = rate_GBps;
   c.on_done = std::move(done);
-  ctx_.engines.at(static_cast<std::size_t>(engine))->submit(std::move(c));
+  if (engine < 0 || engine >= static_cast<int>(ctx_.engines.size()))
+    SC_REPORT_ERROR("arbsim/device", (std::string(name()) + ": DMA engine " + std::to_string(engine) +
+                                      " does not exist: its node type declares " +
+                                      std::to_string(ctx_.engines.size()) + " (EndpointType::engines)")
+                                         .c_str());
+  ctx_.engines[static_cast<std::size_t>(engine)]->submit(std::move(c));
 }
 
 void Device::record(uint64_t bytes, bool to_host, const sc_core::sc_time& issued) {

@@ -25,6 +25,7 @@ struct DeviceContext {
 
 struct DeviceStats {
   uint64_t bytes_to_host = 0, bytes_from_host = 0, operations = 0;
+  uint64_t dropped = 0;               // operations the device gave up (a NIC's full ring)
   std::vector<double> latencies_ns;   // per operation: issued -> data delivered (or I/O done)
   sc_core::sc_time first_issue, last_done;
   bool issued_any = false;

@@ -21,6 +21,9 @@ struct NicParams {
   int64_t messages = 10000;      // per direction, then it stops
   double start_ns = 0;
   int tc = 0;
+  // DMAs in flight per direction: an rx descriptor ring (a packet that finds it full is
+  // dropped, as a NIC drops on an exhausted ring) or the tx packets queued to the host.
+  int64_t ring = 4096;
   static constexpr int kEngines = 2;  // rx writes with engine 0, tx reads with engine 1
 };
 

@@ -30,16 +30,23 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& p, DeviceContext ctx)
 // packet follows one interval later.
 void Nic::arrive(Lane& l) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  ++l.issued;
-  dma(l.engine, l.to_host, p_.message_bytes, p_.tc, 0, [this, &l, now] {
-    ++l.done;
-    record(p_.message_bytes, l.to_host, now);
-  });
-  if (l.issued < p_.messages) l.tick.notify(interval_);
+  ++l.arrived;
+  if (l.accepted - l.done >= p_.ring) {
+    ++l.dropped;
+    ++stats_.dropped;
+  } else {
+    ++l.accepted;
+    dma(l.engine, l.to_host, p_.message_bytes, p_.tc, 0, [this, &l, now] {
+      ++l.done;
+      record(p_.message_bytes, l.to_host, now);
+    });
+  }
+  if (l.arrived < p_.messages) l.tick.notify(interval_);
 }
 
 bool Nic::finished() const {
-  return (!rx_.on || rx_.done >= p_.messages) && (!tx_.on || tx_.done >= p_.messages);
+  auto lane_done = [this](const Lane& l) { return !l.on || l.done + l.dropped >= p_.messages; };
+  return lane_done(rx_) && lane_done(tx_);
 }
 
 }  // namespace arbsim

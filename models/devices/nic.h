@@ -3,8 +3,9 @@
 // `message_bytes` - rx writes host memory (MWr, engine 0), tx reads it (MRd and CplD,
 // engine 1). Arrivals do not wait for PCIe: when the fabric is slower than the line, DMAs
 // queue in the engine and each packet's latency (arrival -> data delivered) grows, which is
-// what an architect sizing a NIC beside GPUs looks at. It stops after `messages` per
-// direction.
+// what an architect sizing a NIC beside GPUs looks at; a packet arriving while `ring` DMAs
+// of its direction are in flight is dropped and counted (a NIC's exhausted descriptor
+// ring). It stops after `messages` arrivals per direction.
 #pragma once
 #include "models/devices/device.h"
 #include "models/devices/device_params.h"
@@ -22,7 +23,7 @@ class Nic : public Device {
     bool to_host = true;
     int engine = 0;
     bool on = false;
-    int64_t issued = 0, done = 0;
+    int64_t arrived = 0, accepted = 0, done = 0, dropped = 0;
     sc_core::sc_event tick;
   };
   void rx_tick() { arrive(rx_); }

@@ -107,8 +107,9 @@ void FlowFabric::add_bytes(int edge, uint8_t tc, double payload, double wire) {
 }
 
 // From the fluid's end to the last byte's arrival: the first TLP's latency less the time
-// that TLP's bytes took at the flow's rate (they are part of the fluid). A lone copy then
-// ends at latency + (bytes - first TLP) / rate, the packet model's timeline.
+// that TLP's bytes took at the rate the flow last moved at (they are part of the fluid). A
+// lone copy then ends at latency + (bytes - first TLP) / rate, the packet model's timeline
+// (within one TLP's overhead time when its last TLP is short: docs/architecture.md).
 double FlowFabric::tail_ns(const flow::TransferPlan& plan, double rate) {
   if (!(rate > 0) || rate == flow::kUnbounded) return plan.latency_ns;
   return std::max(0.0, plan.latency_ns - static_cast<double>(plan.first_bytes) / rate);

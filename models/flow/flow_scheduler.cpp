@@ -23,6 +23,7 @@ void Scheduler::progress(double now_ns) {
       continue;
     }
     const double moved = f.rate * std::min(dt, std::max(0.0, f.left) / f.rate);  // not beyond its volume
+    if (dt > 0 && f.left > 0) f.moved_at = f.rate;
     for (const Hop& h : f.spec.path) busy_[h.edge] += moved * h.weight / capacity_[h.edge];
     f.left -= f.rate * dt;
   }
@@ -36,7 +37,7 @@ std::vector<int> Scheduler::advance(double now_ns) {
   for (auto it = flows_.begin(); it != flows_.end();) {
     if (exhausted(it->second.left, it->second.rate, it->second.volume)) {
       done.push_back(it->first);
-      finished_rates_.push_back(it->second.rate);
+      finished_rates_.push_back(it->second.moved_at >= 0 ? it->second.moved_at : it->second.rate);
       it = flows_.erase(it);
     } else {
       ++it;

@@ -18,7 +18,9 @@ class Scheduler {
   // Moves every flow on to `now_ns` at its current rate, removes the flows that have sent
   // their whole volume and returns their ids (ascending); the others' rates are recomputed.
   std::vector<int> advance(double now_ns);
-  // The rates the flows the last advance() removed ran at until they ended, in its order.
+  // The rates the flows the last advance() removed last moved at (over the last interval in
+  // which they moved: a share recomputed at the instant a flow runs out, because another
+  // starts then, is not the rate it finished at), in its order.
   const std::vector<double>& finished_rates() const { return finished_rates_; }
   // A flow of `volume` bytes starts at `now_ns` (call advance(now_ns) first, so flows that
   // finish by then do not share the new rates). Returns its id.
@@ -37,6 +39,7 @@ class Scheduler {
  private:
   struct Running {
     double volume = 0, left = 0, rate = 0;
+    double moved_at = -1;  // the rate over its last interval of positive length (-1: none yet)
     FlowSpec spec;
   };
   void progress(double now_ns);

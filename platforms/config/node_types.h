@@ -5,6 +5,7 @@
 // (platforms/device_registry.h). NICs and NVMe drives are registered this way; a user's
 // endpoint too (examples/, docs/api.md). No SystemC.
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,15 +30,22 @@ struct EndpointKey {
   std::string help;
 };
 
+struct EndpointCfg;
+
 struct EndpointType {
   std::string name;                  // the `type:` value
   std::string description;
   std::vector<EndpointKey> keys;
   int engines = 1;                   // its DMA engines (requesters at its port, after the completer)
+  // Checks across keys, after each key's own range: returns {key, reason} of the first
+  // problem, or an empty key when the node is fine. Optional.
+  std::function<std::pair<std::string, std::string>(const EndpointCfg&)> check;
 };
 
 // Registers a type; throws std::invalid_argument for a name taken (built-in or registered)
-// or not a valid name. Call before loading configs (e.g. at static initialisation).
+// or not a valid name, and for a key that is reserved, invalid, given twice, with a default
+// outside its range, or a Choice without choices or with a default index outside them.
+// Call before loading configs (e.g. at static initialisation).
 void register_endpoint_type(const EndpointType& t);
 const EndpointType* find_endpoint_type(const std::string& name);
 std::vector<std::string> endpoint_type_names();

@@ -262,6 +262,10 @@ EndpointCfg parse_endpoint(const Reader& r, const EndpointType& t) {
   EndpointCfg e;
   e.type = &t;
   for (const EndpointKey& k : t.keys) e.values[k.name] = read_endpoint_key(r, k);
+  if (t.check) {
+    const auto [key, reason] = t.check(e);
+    if (!key.empty()) r.fail(key, reason);
+  }
   return e;
 }
 

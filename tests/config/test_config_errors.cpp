@@ -3,8 +3,10 @@
 // line, the dotted key and the reason. The CLI's exit code 2 for the same inputs is tested
 // in tests/cli/.
 #include <gtest/gtest.h>
+#include <stdexcept>
 #include <string>
 #include "platforms/config/config_error.h"
+#include "platforms/config/node_types.h"
 #include "platforms/topology/scenario.h"
 
 using namespace arbsim;
@@ -90,6 +92,29 @@ TEST(ConfigErrors, ArbiterTypeOutsideTheCatalogue) {
 TEST(ConfigErrors, RegisteredEndpointKeyOutOfRange) {
   EXPECT_EQ(error_of(replace(kBase, "{name: gpu0, type: gpu}", "{name: gpu0, type: nvme, queue_depth: 0}")),
             "bad.yaml:5: platform.nodes[2].queue_depth: must be in [1, 65535], got 0");
+}
+
+// Checks across a registered type's keys run at the node: a NIC whose last packet would
+// arrive after 1e15 ns (1e8 packets of 1 GiB at 1 MB/s) names `messages`.
+TEST(ConfigErrors, NicBeyondTheTimeRange) {
+  const std::string e = error_of(replace(kBase, "{name: gpu0, type: gpu}",
+      "{name: gpu0, type: nic, line_rate: 0.001, message_bytes: 1GiB, messages: 100000000}"));
+  EXPECT_EQ(e.rfind("bad.yaml:5: platform.nodes[2].messages: the last packet would arrive after 1e15 ns", 0), 0u) << e;
+}
+
+// A program registering a node type gets its mistakes at registration, not at load.
+TEST(ConfigErrors, BadEndpointTypeRegistrations) {
+  EndpointType t;
+  t.name = "widget";
+  t.keys = {{"mode", KeyKind::Choice, 2, 0, 0, {"a", "b"}, ""}};
+  EXPECT_THROW(register_endpoint_type(t), std::invalid_argument);  // default index 2 of 2 choices
+  t.keys = {{"size", KeyKind::Bytes, 10, 64, 1024, {}, ""}};
+  EXPECT_THROW(register_endpoint_type(t), std::invalid_argument);  // default below its range
+  t.keys = {{"x", KeyKind::Number, 1, 0, 2, {}, ""}, {"x", KeyKind::Number, 1, 0, 2, {}, ""}};
+  EXPECT_THROW(register_endpoint_type(t), std::invalid_argument);  // given twice
+  t.keys = {{"x", KeyKind::Number, 1, 0, 2, {}, ""}};
+  EXPECT_NO_THROW(register_endpoint_type(t));
+  EXPECT_THROW(register_endpoint_type(t), std::invalid_argument);  // the name is taken now
 }
 
 TEST(ConfigErrors, AnOverrideIsCheckedLikeTheFile) {

@@ -91,6 +91,26 @@ TEST(Devices, NicAboveTheLinkRateQueuesAndGetsTheLinkRate) {
   EXPECT_NEAR(d["p99_ns"].get<double>(), wait, 0.05 * wait);
 }
 
+// The same NIC with a ring of 8: at most 8 packets in flight, the rest dropped. Arrivals
+// every 81.92 ns for 999 x 81.92 = 81,838 ns; the link serves one per 4096/W ns (315 ns), so
+// the ring accepts its 8 and then one per service: 8 + 81,838 / (4096/W) = 267.6 accepted
+// (within 3 %: the first service waits for the path's latency), the rest of the 1000 dropped.
+TEST(Devices, NicRingFullDropsPackets) {
+  SimOutcome o = run_yaml(platform_with(
+      "{name: dev, type: nic, line_rate: 400Gb/s, direction: rx, message_bytes: 4KiB, messages: 1000, ring: 8}",
+      ", gen: 3"));
+  PcieLinkParams p;
+  p.gen = 3;
+  p.width = 16;
+  p.mps = 256;
+  const double w = pciebench_write_gbps(p, 4096) / 8.0;
+  const auto& d = device(o, "dev");
+  const double accepted = 8 + 999 * 4096.0 / 50.0 / (4096.0 / w);
+  EXPECT_NEAR(d["operations"].get<double>(), accepted, 0.03 * accepted);
+  EXPECT_EQ(d["operations"].get<uint64_t>() + d["dropped"].get<uint64_t>(), 1000u);
+  EXPECT_TRUE(d["finished"].get<bool>());
+}
+
 // The same NIC in the flow-level fidelity gets the same link rate (a device drives copy
 // engines, which either fabric executes; the flow fabric charges every TLP of a copy to the
 // link, so back-to-back 4 KiB packets cannot run above it).

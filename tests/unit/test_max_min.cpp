@@ -110,6 +110,21 @@ TEST(Scheduler, RatesChangeOnlyWhenAFlowEnds) {
   EXPECT_EQ(s.next_finish_ns(), kUnbounded);
 }
 
+// The rate a flow finished at is the one it moved at, not a share recomputed at the very
+// instant it ran out: a (8000 B alone at 8) ends at 1000 ns; b starts at 1000 ns before
+// a is retired, which recomputes a's share to 4; a still reports 8, and b, alone from
+// 1000 ns, ends at 2000 ns at 8.
+TEST(Scheduler, FinishedRateIsTheRateOfItsLastInterval) {
+  Scheduler s({8});
+  const int a = s.add(0, 8000, over({0}));
+  const int b = s.add(1000, 8000, over({0}));
+  EXPECT_DOUBLE_EQ(s.rate(a), 4);  // the share now, with a already out of bytes
+  EXPECT_EQ(s.advance(1000), std::vector<int>{a});
+  EXPECT_EQ(s.finished_rates(), std::vector<double>{8});
+  EXPECT_EQ(s.advance(2000), std::vector<int>{b});
+  EXPECT_EQ(s.finished_rates(), std::vector<double>{8});
+}
+
 // A flow that starts while another runs takes its share from then on: a (12000 B) alone
 // at 8 until 1000 ns (4000 left), then 4 each: b (2000 B) ends at 1500, a at 2250.
 TEST(Scheduler, LateArrivalSharesFromItsStart) {

@@ -404,6 +404,11 @@ void install_stop_handlers() {
   sigaction(SIGHUP, &sa, nullptr);
 }
 
+// --dry-run: what the sweep would do, one line per point: its id, "complete" (its results
+// are there for this config and version) or "to run", its varied overrides, its command.
+int dry_run(const std::string& exe, const SweepArgs& a, const SweepSpec& s, const std::vector<Point>& points,
+            const fs::path& out, int jobs, const Limits& lim);
+
 }  // namespace
 
 std::string sweep_command(const std::string& exe, const SweepSpec& s, const SweepRun& r, const std::string& out) {
@@ -426,6 +431,8 @@ int cmd_sweep(const SweepArgs& a) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitBadInput;
   }
+  const std::string exe = fs::read_symlink("/proc/self/exe").string();
+  if (a.dry_run) return dry_run(exe, a, s, points, out, jobs, lim);
   std::unique_ptr<OutputDir> dir;
   try {
     dir = std::make_unique<OutputDir>(out);
@@ -433,7 +440,6 @@ int cmd_sweep(const SweepArgs& a) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitBadInput;
   }
-  const std::string exe = fs::read_symlink("/proc/self/exe").string();
   std::vector<Point*> todo;
   for (Point& p : points)
     if (complete(p)) p.status = "ok";
@@ -463,5 +469,25 @@ int cmd_sweep(const SweepArgs& a) {
   const bool all_ok = std::all_of(points.begin(), points.end(), [](const Point& p) { return p.status == "ok"; });
   return all_ok ? kExitOk : kExitModelError;
 }
+
+namespace {
+
+int dry_run(const std::string& exe, const SweepArgs& a, const SweepSpec& s, const std::vector<Point>& points,
+            const fs::path& out, int jobs, const Limits& lim) {
+  std::size_t done = 0;
+  for (const Point& p : points) done += complete(p) ? 1 : 0;
+  std::cout << "sweep " << a.spec << " (dry run): " << points.size() << " points, " << done << " complete, "
+            << points.size() - done << " to run, " << jobs << " at a time -> " << out.string() << "; limits per point "
+            << fmt_duration(lim.timeout_s) << ", " << (lim.memory_bytes >> 20) << " MiB\n";
+  for (const Point& p : points) {
+    std::string varied;
+    for (const std::string& o : p.run->varied) varied += (varied.empty() ? "" : " ") + o;
+    std::cout << p.run->id << "  " << (complete(p) ? "complete" : "to run  ") << "  " << varied << "\n    "
+              << sweep_command(exe, s, *p.run, p.dir.string()) << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 }  // namespace arbsim

@@ -90,7 +90,8 @@ po::options_description options_of(const std::string& cmd) {
         ("jobs,j", po::value<int>(), "points at a time, >= 1 (default: one per core)")
         ("out,o", po::value<std::string>(), "output directory (default: runs/<spec name>)")
         ("timeout", po::value<std::string>(), "wall-time limit per point (e.g. 600s, 10min; default 1h)")
-        ("mem-limit", po::value<std::string>(), "address-space limit per point (e.g. 4GiB; default: RAM / jobs)");
+        ("mem-limit", po::value<std::string>(), "address-space limit per point (e.g. 4GiB; default: RAM / jobs)")
+        ("dry-run,n", "list every point (complete or to run) with its overrides and command; run and write nothing");
     return o;
   }
   add_config_options(o);
@@ -151,6 +152,7 @@ int run_command(const std::string& cmd, int argc, char** argv) {
     take(vm, "out", &sw.out_dir);
     take(vm, "timeout", &sw.timeout);
     take(vm, "mem-limit", &sw.mem_limit);
+    sw.dry_run = vm.count("dry-run") > 0;
     if (vm.count("jobs")) {
       sw.jobs = vm["jobs"].as<int>();
       if (sw.jobs < 1) return usage_error("--jobs " + std::to_string(sw.jobs) + ": must be >= 1");

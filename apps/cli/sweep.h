@@ -27,6 +27,7 @@ struct SweepArgs {
   int jobs = 0;             // 0 = one per core
   std::string timeout;      // per point, e.g. "10m"; "" = the spec's limits.timeout, else 1 h
   std::string mem_limit;    // per point, e.g. "4GiB"; "" = the spec's limits.memory, else RAM / jobs
+  bool dry_run = false;     // list the points and what would run; run and write nothing
 };
 
 int cmd_sweep(const SweepArgs& a);

@@ -48,6 +48,23 @@ TEST_F(Sweep, ResumeRerunsATruncatedPoint) {
   for (const auto& row : summary()) EXPECT_NE(row.at(1), "missing");
 }
 
+// --dry-run lists every point with its overrides and command and touches nothing; after the
+// sweep has run, the same listing says every point is complete.
+TEST_F(Sweep, DryRunListsThePointsAndWritesNothing) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2, 3]\n");
+  Result r = run({"sweep", "spec.yaml", "--out", "out", "--dry-run"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  EXPECT_NE(r.out.find("3 points, 0 complete, 3 to run"), std::string::npos) << r.out;
+  for (const char* line : {"r0001  to run    sim.seed=1", "r0002  to run    sim.seed=2", "r0003  to run    sim.seed=3"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " missing:\n" << r.out;
+  EXPECT_NE(r.out.find(" run "), std::string::npos) << "no command line:\n" << r.out;
+  ASSERT_EQ(run({"sweep", "spec.yaml", "--out", "out"}).code, 0);
+  r = run({"sweep", "spec.yaml", "--out", "out", "-n"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("3 points, 3 complete, 0 to run"), std::string::npos) << r.out;
+}
+
 // After the spec changes, the same directory holds points of other configs: none of them
 // is reused under the new labels.
 TEST_F(Sweep, ResumeAfterEditingTheSpecRerunsEveryChangedPoint) {

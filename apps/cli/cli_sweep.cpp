@@ -407,7 +407,22 @@ void install_stop_handlers() {
 // --dry-run: what the sweep would do, one line per point: its id, "complete" (its results
 // are there for this config and version) or "to run", its varied overrides, its command.
 int dry_run(const std::string& exe, const SweepArgs& a, const SweepSpec& s, const std::vector<Point>& points,
-            const fs::path& out, int jobs, const Limits& lim);
+            const fs::path& out, int jobs, const Limits& lim) {
+  std::vector<bool> done_at;
+  for (const Point& p : points) done_at.push_back(complete(p));
+  const auto done = static_cast<std::size_t>(std::count(done_at.begin(), done_at.end(), true));
+  std::cout << "sweep " << a.spec << " (dry run): " << points.size() << " points, " << done << " complete, "
+            << points.size() - done << " to run, " << jobs << " at a time -> " << out.string() << "; limits per point "
+            << fmt_duration(lim.timeout_s) << ", " << (lim.memory_bytes >> 20) << " MiB\n";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Point& p = points[i];
+    std::string varied;
+    for (const std::string& o : p.run->varied) varied += (varied.empty() ? "" : " ") + o;
+    std::cout << p.run->id << "  " << (done_at[i] ? "complete" : "to run  ") << "  " << varied << "\n    "
+              << sweep_command(exe, s, *p.run, p.dir.string()) << "\n";
+  }
+  return kExitOk;
+}
 
 }  // namespace
 
@@ -469,25 +484,5 @@ int cmd_sweep(const SweepArgs& a) {
   const bool all_ok = std::all_of(points.begin(), points.end(), [](const Point& p) { return p.status == "ok"; });
   return all_ok ? kExitOk : kExitModelError;
 }
-
-namespace {
-
-int dry_run(const std::string& exe, const SweepArgs& a, const SweepSpec& s, const std::vector<Point>& points,
-            const fs::path& out, int jobs, const Limits& lim) {
-  std::size_t done = 0;
-  for (const Point& p : points) done += complete(p) ? 1 : 0;
-  std::cout << "sweep " << a.spec << " (dry run): " << points.size() << " points, " << done << " complete, "
-            << points.size() - done << " to run, " << jobs << " at a time -> " << out.string() << "; limits per point "
-            << fmt_duration(lim.timeout_s) << ", " << (lim.memory_bytes >> 20) << " MiB\n";
-  for (const Point& p : points) {
-    std::string varied;
-    for (const std::string& o : p.run->varied) varied += (varied.empty() ? "" : " ") + o;
-    std::cout << p.run->id << "  " << (complete(p) ? "complete" : "to run  ") << "  " << varied << "\n    "
-              << sweep_command(exe, s, *p.run, p.dir.string()) << "\n";
-  }
-  return kExitOk;
-}
-
-}  // namespace
 
 }  // namespace arbsim

@@ -44,6 +44,10 @@ class Device : public sc_core::sc_module {
   // when its last byte is delivered. Counts bytes and the operation's latency from `issued`.
   void dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_GBps, std::function<void()> done);
   void record(uint64_t bytes, bool to_host, const sc_core::sc_time& issued);
+  // A config time in ns as a kernel time, rounded to the picosecond resolution.
+  static sc_core::sc_time at_ns(double ns) {
+    return sc_core::sc_time::from_value(static_cast<uint64_t>(ns * 1000.0 + 0.5));
+  }
 
   const DeviceContext ctx_;
   DeviceStats stats_;

@@ -2,16 +2,10 @@
 
 namespace arbsim {
 
-namespace {
-
-sc_core::sc_time ps(double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(ns * 1000.0 + 0.5)); }
-
-}  // namespace
-
 Nic::Nic(sc_core::sc_module_name name, const NicParams& p, DeviceContext ctx)
     : Device(name, std::move(ctx)),
       p_(p),
-      interval_(ps(static_cast<double>(p.message_bytes) / (p.line_rate_GBps * p.load))) {
+      interval_(at_ns(static_cast<double>(p.message_bytes) / (p.line_rate_GBps * p.load))) {
   rx_.on = p.direction != NicParams::Direction::Tx;
   tx_.to_host = false;
   tx_.engine = 1;
@@ -22,8 +16,8 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& p, DeviceContext ctx)
   SC_METHOD(tx_tick);
   sensitive << tx_.tick;
   dont_initialize();
-  if (rx_.on && p.messages > 0) rx_.tick.notify(ps(p.start_ns));
-  if (tx_.on && p.messages > 0) tx_.tick.notify(ps(p.start_ns));
+  if (rx_.on && p.messages > 0) rx_.tick.notify(at_ns(p.start_ns));
+  if (tx_.on && p.messages > 0) tx_.tick.notify(at_ns(p.start_ns));
 }
 
 // One packet arrives (rx) or is due to leave (tx): its DMA is submitted now, the next

@@ -3,18 +3,12 @@
 
 namespace arbsim {
 
-namespace {
-
-sc_core::sc_time ps(double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(ns * 1000.0 + 0.5)); }
-
-}  // namespace
-
 NvmeDrive::NvmeDrive(sc_core::sc_module_name name, const NvmeParams& p, DeviceContext ctx)
-    : Device(name, std::move(ctx)), p_(p), access_(ps(p.access_latency_ns)) {
+    : Device(name, std::move(ctx)), p_(p), access_(at_ns(p.access_latency_ns)) {
   SC_METHOD(on_timer);
   sensitive << timer_event_;
   dont_initialize();
-  if (p.ios > 0) after(ps(p.start_ns), [this] { refill(); });
+  if (p.ios > 0) after(at_ns(p.start_ns), [this] { refill(); });
 }
 
 // Reads and writes spread evenly: I/O k is a read when the running count of reads,

@@ -69,6 +69,7 @@ void System::make_driver(std::unique_ptr<TcPolicy> policy) {
       }
     }
     a.h2d_mode = gp.h2d_mode;
+    a.submit = sc_core::sc_time::from_value(static_cast<uint64_t>(gp.copy_submit_ns * 1000.0 + 0.5));
     att.push_back(a);
   }
   driver_ = std::make_unique<Driver>("driver", std::move(att), std::move(policy), *this);

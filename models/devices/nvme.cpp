@@ -5,9 +5,6 @@ namespace arbsim {
 
 NvmeDrive::NvmeDrive(sc_core::sc_module_name name, const NvmeParams& p, DeviceContext ctx)
     : Device(name, std::move(ctx)), p_(p), access_(at_ns(p.access_latency_ns)) {
-  SC_METHOD(on_timer);
-  sensitive << timer_event_;
-  dont_initialize();
   if (p.ios > 0) after(at_ns(p.start_ns), [this] { refill(); });
 }
 
@@ -35,23 +32,6 @@ void NvmeDrive::start(int64_t io) {
   } else {
     dma(0, false, p_.io_bytes, p_.tc, p_.bandwidth_GBps, [this, complete] { after(access_, [complete] { complete(false); }); });
   }
-}
-
-void NvmeDrive::after(const sc_core::sc_time& delay, std::function<void()> f) {
-  const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
-  const bool earliest = timers_.empty() || due < timers_.begin()->first;
-  timers_.emplace(due, std::move(f));
-  if (earliest) timer_event_.notify(delay);
-}
-
-void NvmeDrive::on_timer() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  while (!timers_.empty() && timers_.begin()->first <= now) {
-    std::function<void()> f = std::move(timers_.begin()->second);
-    timers_.erase(timers_.begin());
-    f();
-  }
-  if (!timers_.empty()) timer_event_.notify(timers_.begin()->first - now);
 }
 
 }  // namespace arbsim

@@ -4,8 +4,7 @@
 // latency. Data moves through the drive's one DMA engine no faster than its bandwidth, so
 // the drive delivers at most min(bandwidth, what the fabric gives it).
 #pragma once
-#include <functional>
-#include <map>
+#include "models/common/timers.h"
 #include "models/devices/device.h"
 #include "models/devices/device_params.h"
 
@@ -21,15 +20,13 @@ class NvmeDrive : public Device {
   void refill();     // keeps queue_depth I/Os in flight
   void start(int64_t io);
   bool is_read(int64_t io) const;
-  void after(const sc_core::sc_time& delay, std::function<void()> f);
-  void on_timer();   // SC_METHOD: runs the callbacks that are due
+  void after(const sc_core::sc_time& delay, std::function<void()> f) { timers_.after(delay, std::move(f)); }
 
   const NvmeParams p_;
   const sc_core::sc_time access_;
   int64_t issued_ = 0, done_ = 0;
   int in_flight_ = 0;
-  std::multimap<sc_core::sc_time, std::function<void()>> timers_;  // by due time, then order set
-  sc_core::sc_event timer_event_;
+  Timers timers_{"timers"};
 };
 
 }  // namespace arbsim

@@ -41,7 +41,19 @@ void Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
   ++open_;
   policy_->on_submit(id, r);
   if (policy_->tick_ns() > 0) tick_event_.notify(sc_core::sc_time(policy_->tick_ns(), sc_core::SC_NS));
-  e.submit(std::move(c));
+  hand_over(e, gpus_[r.gpu].submit, std::move(c));
+}
+
+// The submission cost (docs/gpu-sharing.md "Copy engines"): the driver's calls on one engine
+// are serial, each `submit` long, and overlap the engine's transfers of earlier copies; so
+// back-to-back synchronous copies take submit + transfer each (T(s) = T0 + s / B), while a
+// queue of asynchronous ones is held to one submission per `submit`.
+void Driver::hand_over(CopyExecutor& e, const sc_core::sc_time& submit, CopyCommand c) {
+  if (submit == sc_core::SC_ZERO_TIME) return e.submit(std::move(c));
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  sc_core::sc_time& free = submit_free_[&e];
+  free = std::max(free, now) + submit;
+  submissions_.after(free - now, [&e, c = std::move(c)]() mutable { e.submit(std::move(c)); });
 }
 
 void Driver::tick() {

@@ -8,10 +8,12 @@
 #include <cstdint>
 #include "models/common/progress_guard.h"
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 #include <systemc>
 #include "models/common/copy_executor.h"
+#include "models/common/timers.h"
 #include "models/gpu/gpu_compute.h"
 #include "models/host/tc_policy.h"
 
@@ -30,6 +32,7 @@ struct GpuAttachment {
   int host_memory = -1;              // endpoint index of the host memory it copies from/to
   CopyExecutor* host_dma = nullptr;  // the host DMA engine that pushes to it
   H2dMode h2d_mode = H2dMode::DeviceRead;
+  sc_core::sc_time submit;           // a copy's submission cost (GpuParams::copy_submit_ns)
   // [root-complex ordinal] every socket reachable from the GPU (empty entry: another
   // tree); MemcpyRequest::host picks one instead of host_memory/host_dma.
   std::vector<HostPath> hosts;
@@ -49,11 +52,14 @@ class Driver : public sc_core::sc_module {
  private:
   CopyExecutor& engine_for(const MemcpyRequest& r, CopyCommand& c);
   void tick();  // SC_METHOD: the policy's periodic re-evaluation while commands are open
+  void hand_over(CopyExecutor& e, const sc_core::sc_time& submit, CopyCommand c);
   std::vector<GpuAttachment> gpus_;
   std::unique_ptr<TcPolicy> policy_;
   uint64_t next_cmd_ = 1;
   int open_ = 0;
   sc_core::sc_event tick_event_;
+  std::map<const CopyExecutor*, sc_core::sc_time> submit_free_;  // per engine: its last submission's end
+  Timers submissions_{"submissions"};
   ProgressGuard guard_;
 };
 

@@ -16,10 +16,12 @@ struct SwitchParams {
 };
 constexpr double kCrossbarLatencyNs = 50;  // root complex, I/O hub
 
-// A root complex's host memory, a completer on its crossbar's internal port.
+// A root complex's host memory, a completer on its crossbar's internal port. The default rate
+// is a socket's DRAM (8 channels of DDR4-3200: 204.8 GB/s, docs/pcie-reference.md §5), so by
+// default the fabric, not the memory, limits what links carry: above four Gen5 x16 links.
 struct HostMemoryParams {
-  double bandwidth_GBps = 50;   // reads out of it (its egress to the crossbar)
-  double write_GBps = 50;       // DMA writes into it; the config's default is bandwidth_GBps
+  double bandwidth_GBps = 200;  // reads out of it (its egress to the crossbar)
+  double write_GBps = 200;      // DMA writes into it; the config's default is bandwidth_GBps
   double read_latency_ns = 400; // MRd consumed -> first CplD (RC + DRAM: docs/pcie-reference.md §5)
 };
 

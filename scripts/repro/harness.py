@@ -70,6 +70,15 @@ class Reproduction:
         self.checks.append(c)
         return c
 
+    def within_factor(self, claim, paper, ours, factor, fmt="{:.2f}", unit=""):
+        """A number check whose tolerance is a factor: `ours` within [paper / factor, paper x factor]."""
+        f = lambda x: fmt.format(x) + unit  # noqa: E731
+        within = paper / factor <= ours <= paper * factor
+        c = Check(claim, "number", f(paper), f(ours), f"x{factor:g} (1/{factor:g} .. {factor:g} x)",
+                  "matches" if within else "differs", f"x{ours / paper:.2f}")
+        self.checks.append(c)
+        return c
+
     def ordering(self, claim, paper, ours, holds):
         """An ordering (or sign) check: the order the paper states, and whether ours has it."""
         c = Check(claim, "ordering", paper, ours, "ordering", "holds" if holds else "fails")

@@ -9,7 +9,7 @@ foreach(_f models/pcie/link_timing models/pcie/dllp_tables models/pcie/tlp_types
            models/pcie/tc_vc_map models/common/copy_command models/common/transfer_tracker
            models/host/priority_ranking models/host/priority_policy models/host/engine_choice
            models/host/aimd_controller models/gpu/sm_scheduler
-           models/gpu/sharing_model
+           models/gpu/sharing_model models/gpu/work_queue
            models/batch/batch_predictor models/batch/edf_test models/batch/batch_model
            models/flow/max_min models/flow/flow_network models/flow/flow_scheduler testbenches/app_params)
   list(APPEND ARBSIM_CORE_SRC ${ARBSIM_ROOT}/${_f}.cpp)

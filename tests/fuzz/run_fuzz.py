@@ -183,6 +183,11 @@ def make_config(rng):
         cfg["sim"]["time_ns"] = rng.choice([1000, 50000, 500000])
     if cfg["driver"]["policy"] != "static" and rng.random() < 0.3:
         cfg["driver"]["starvation_threshold"] = rng.randint(1, 16)
+    # Keys added later draw from their own generator, so the configs above stay as they were.
+    side = random.Random(cfg["sim"]["seed"] * 7919 + len(cfg["apps"]))
+    for n in p["nodes"]:
+        if n["type"] == "gpu" and side.random() < 0.3:
+            n["copy_submit_ns"] = side.choice([500, 8000])
     return cfg
 
 

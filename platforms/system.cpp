@@ -5,6 +5,7 @@
 #include "platforms/topology/batch_model.h"
 #include "testbenches/batch_app.h"
 #include "testbenches/copy_exec_app.h"
+#include "testbenches/spmd_app.h"
 #include "testbenches/stream_app.h"
 
 namespace arbsim {
@@ -42,7 +43,7 @@ std::unique_ptr<TcPolicy> System::make_policy() const {
 void System::make_gpus() {
   for (const int g : s_.topo.gpus) {
     const std::string& name = s_.platform().nodes[g].name;
-    gpus_.push_back(std::make_unique<GpuCompute>((name + "_compute").c_str(), name));
+    gpus_.push_back(std::make_unique<GpuCompute>((name + "_compute").c_str(), name, s_.platform().nodes[g].gpu.sm));
   }
 }
 
@@ -97,6 +98,9 @@ void System::make_apps() {
       setup.host_rc = st->host_rc;
       setup.peer = ordinal_of(s_, st->peer);
       apps_.push_back(std::make_unique<StreamApp>(name.c_str(), setup, *st, *driver_, s_.config.sim.seed));
+    } else if (const auto* m = std::get_if<SpmdParams>(&a.params)) {
+      setup.host_rc = m->host_rc;
+      apps_.push_back(std::make_unique<SpmdApp>(name.c_str(), setup, *m, *driver_));
     } else {
       setup.gpu = programs[k].batches.front().front().gpu;
       apps_.push_back(std::make_unique<BatchApp>(name.c_str(), setup, std::get<BatchParams>(a.params), *driver_,

@@ -57,9 +57,28 @@ struct BatchParams {
   const std::string& first_gpu() const { return batches.front().front().gpu; }
 };
 
-using AppParams = std::variant<CopyExecParams, StreamParams, BatchParams>;
+// spmd (seed 004 §4): `processes` processes of one SPMD program on one GPU, each copying
+// in, running its kernel and copying out once. Without a sharing layer each has its own
+// context: they run one after another, each paying `init_ns` (T_init) and a context switch
+// (`ctx_switch_ns`, T_ctx_switch) between two (Eq. 1). With `sharing: streams` (the paper's
+// GVM) one context holds a stream per process, issued in PS-1 or PS-2 order through the
+// GPU's hardware queues (models/gpu/work_queue.h).
+struct SpmdParams {
+  std::string gpu, host;
+  int host_rc = -1;
+  int processes = 1;
+  uint64_t h2d_bytes = 0, d2h_bytes = 0;
+  double kernel_ns = 0;    // T_comp: one process's kernel alone on the GPU
+  int64_t blocks = 0;      // its grid; 0 = the whole GPU in one wave
+  bool streams = false;    // sharing: none | streams
+  bool ps1 = true;         // order: ps1 | ps2
+  bool per_stream_queues = false;  // queues: single (Fermi) | per_stream (Hyper-Q)
+  double init_ns = 0, ctx_switch_ns = 0;
+};
 
-// The kind's name as configs and results.json write it: copy_exec, stream, peer, batch.
+using AppParams = std::variant<CopyExecParams, StreamParams, BatchParams, SpmdParams>;
+
+// The kind's name as configs and results.json write it: copy_exec, stream, peer, batch, spmd.
 const char* app_kind_name(const AppParams& p);
 // The GPU an app runs on (a batch app: its first stream's).
 const std::string& app_gpu(const AppParams& p);

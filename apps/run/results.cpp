@@ -1,6 +1,7 @@
 #include "apps/run/results.h"
 #include "models/pcie/tlp_pool.h"
 #include "testbenches/batch_app.h"
+#include "testbenches/spmd_app.h"
 #include <algorithm>
 #include <cmath>
 
@@ -41,6 +42,23 @@ ordered_json batch_json(const BatchApp& b, const BatchParams& p) {
   return j;
 }
 
+// seed 004's figures of an SPMD app: the total and each process's turnaround.
+ordered_json spmd_json(const SpmdApp& m) {
+  const SpmdParams& p = m.params();
+  ordered_json j;
+  j["processes"] = p.processes;
+  j["sharing"] = p.streams ? "streams" : "none";
+  if (p.streams) {
+    j["order"] = p.ps1 ? "ps1" : "ps2";
+    j["queues"] = p.per_stream_queues ? "per_stream" : "single";
+  }
+  j["total_ns"] = r3(m.total_ns());
+  ordered_json t = ordered_json::array();
+  for (const double v : m.turnaround_ns()) t.push_back(r3(v));
+  j["turnaround_ns"] = t;
+  return j;
+}
+
 ordered_json app_json(const App& a, const AppCfg& c) {
   const AppStats& s = a.stats();
   const double active_ns = s.issued_any ? (s.last_done - s.first_issue).to_seconds() * 1e9 : 0;
@@ -61,6 +79,7 @@ ordered_json app_json(const App& a, const AppCfg& c) {
     j["deadlines_missed"] = s.deadlines_missed;
   }
   if (const auto* b = dynamic_cast<const BatchApp*>(&a)) j["batch"] = batch_json(*b, std::get<BatchParams>(c.params));
+  if (const auto* m = dynamic_cast<const SpmdApp*>(&a)) j["spmd"] = spmd_json(*m);
   j["first_issue_ns"] = ns(s.first_issue);
   j["last_done_ns"] = ns(s.last_done);
   return j;

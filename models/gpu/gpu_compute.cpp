@@ -1,5 +1,6 @@
 #include "models/gpu/gpu_compute.h"
 #include "models/common/sc_progress.h"
+#include <limits>
 
 namespace arbsim {
 
@@ -13,34 +14,49 @@ const char* to_string(GpuState s) {
   return "?";
 }
 
-GpuCompute::GpuCompute(sc_core::sc_module_name name, std::string label)
-    : sc_core::sc_module(name), label_(std::move(label)) {
+GpuCompute::GpuCompute(sc_core::sc_module_name name, std::string label, const SmParams& sm)
+    : sc_core::sc_module(name), label_(std::move(label)), sm_params_(sm), sm_(sm) {
   SC_METHOD(kernel_done);
   sensitive << kernel_event_;
   dont_initialize();
 }
 
 void GpuCompute::run_kernel(sc_core::sc_time duration, std::function<void()> done) {
-  kernels_.push_back({duration, std::move(done)});
-  if (!computing_) start_kernel();
+  run_kernel(static_cast<int64_t>(sm_params_.sms) * sm_params_.blocks_per_sm, duration, -1, std::move(done));
 }
 
-void GpuCompute::start_kernel() {
-  computing_ = true;
-  kernel_event_.notify(kernels_.front().duration);
+void GpuCompute::run_kernel(int64_t blocks, sc_core::sc_time block, int owner, std::function<void()> done) {
+  done_[sm_.submit(sc_core::sc_time_stamp().value(), KernelShape{blocks, block.value(), owner})] = std::move(done);
+  computing_ = sm_.resident_kernels() > 0;
   update_state();
+  wake();
+}
+
+void GpuCompute::set_sm_share(int owner, double share) {
+  sm_.advance(sc_core::sc_time_stamp().value());
+  sm_.set_share(owner, share);
+  wake();
+}
+
+void GpuCompute::wake() {
+  const uint64_t next = sm_.next_event_ps();
+  if (next != std::numeric_limits<uint64_t>::max())
+    kernel_event_.notify(sc_core::sc_time::from_value(next - sc_core::sc_time_stamp().value()));
 }
 
 void GpuCompute::kernel_done() {
   guard_progress(guard_, *this);
-  Kernel k = std::move(kernels_.front());
-  kernels_.pop_front();
-  ++kernels_run_;
-  computing_ = false;
-  last_activity_ = sc_core::sc_time_stamp();
-  if (!kernels_.empty()) start_kernel();
+  const std::vector<int> ended = sm_.advance(sc_core::sc_time_stamp().value());
+  computing_ = sm_.resident_kernels() > 0;
+  if (!ended.empty()) last_activity_ = sc_core::sc_time_stamp();
   update_state();
-  if (k.done) k.done();
+  wake();
+  for (const int id : ended) {
+    ++kernels_run_;
+    std::function<void()> done = std::move(done_.at(id));
+    done_.erase(id);
+    if (done) done();
+  }
 }
 
 void GpuCompute::copy_queued() {

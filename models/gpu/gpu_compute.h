@@ -8,13 +8,19 @@
 // Seed 000 §2 calls the time without a kernel but with copies pending "GPU stall": copy +
 // stalled here. It needs no fabric port: the packet model's Gpu endpoint holds one, and the
 // flow-level mode (sim.fidelity: flow) builds it alone.
+//
+// Kernels run on SMs through the block dispatcher (sm_scheduler.h, seed 004 §3.3): a kernel
+// given as a grid shares the SMs with others; a kernel given as a duration alone holds the
+// whole GPU for that long, so such kernels run one after another as on a GPU without
+// concurrent kernels (what the seeds 000 and 002 testbenches assume).
 #pragma once
 #include <array>
 #include "models/common/progress_guard.h"
-#include <deque>
 #include <functional>
+#include <map>
 #include <string>
 #include <systemc>
+#include "models/gpu/sm_scheduler.h"
 
 namespace arbsim {
 
@@ -25,10 +31,15 @@ class GpuCompute : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(GpuCompute);
   // `label`: the GPU's name in results and VCD (the module may sit inside the endpoint).
-  GpuCompute(sc_core::sc_module_name name, std::string label);
+  GpuCompute(sc_core::sc_module_name name, std::string label, const SmParams& sm = SmParams());
 
   const std::string& label() const { return label_; }
-  void run_kernel(sc_core::sc_time duration, std::function<void()> done);
+  void run_kernel(sc_core::sc_time duration, std::function<void()> done);  // the whole GPU
+  // A grid of `blocks` blocks of `block` each, owned by process `owner` (its SM share).
+  void run_kernel(int64_t blocks, sc_core::sc_time block, int owner, std::function<void()> done);
+  // Caps `owner`'s kernels to `share` of the SMs from now on (seed 003 §3.2; sm_scheduler.h).
+  void set_sm_share(int owner, double share);
+  const SmParams& sm_params() const { return sm_params_; }
   // Copy lifecycle, reported by the driver for copies to or from this GPU.
   void copy_queued();
   void copy_started();
@@ -42,16 +53,14 @@ class GpuCompute : public sc_core::sc_module {
   void trace(sc_core::sc_trace_file* tf);
 
  private:
-  struct Kernel {
-    sc_core::sc_time duration;
-    std::function<void()> done;
-  };
-  void kernel_done();  // SC_METHOD
-  void start_kernel();
+  void kernel_done();  // SC_METHOD: the dispatcher's next block end
+  void wake();         // notifies kernel_event_ at the dispatcher's next block end
   void update_state();
 
   std::string label_;
-  std::deque<Kernel> kernels_;
+  SmParams sm_params_;
+  SmScheduler sm_;
+  std::map<int, std::function<void()>> done_;  // kernel id -> its callback
   bool computing_ = false;
   int copies_waiting_ = 0, copies_active_ = 0;
   GpuState state_ = GpuState::Idle;

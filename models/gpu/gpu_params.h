@@ -2,6 +2,7 @@
 // fills in what a config leaves out from this struct). Plain C++: no SystemC.
 #pragma once
 #include "models/common/copy_command.h"
+#include "models/gpu/sm_scheduler.h"
 
 namespace arbsim {
 
@@ -15,6 +16,7 @@ struct GpuParams {
   // previous submission to that engine. 0 (the seeds' calibrations): a copy costs nothing to
   // start. Measured cudaMemcpy curves fit 6-8 us (docs/pcie-reference.md §9).
   double copy_submit_ns = 0;
+  SmParams sm;  // SMs, blocks per SM, concurrent kernels (models/gpu/sm_scheduler.h)
 };
 
 }  // namespace arbsim

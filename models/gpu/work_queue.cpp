@@ -32,6 +32,11 @@ void WorkQueue::completed(int id) {
   ++completed_;
 }
 
+bool WorkQueue::stream_done(int stream) const {
+  const int last = static_cast<std::size_t>(stream) < last_of_stream_.size() ? last_of_stream_[stream] : -1;
+  return last >= 0 && ops_[last].completed;  // a stream's operations complete in order
+}
+
 bool WorkQueue::kernels_done_before(int id) const {
   for (int i = 0; i < id; ++i)
     if (ops_[i].kind == OpKind::Kernel && !ops_[i].completed) return false;

@@ -38,6 +38,8 @@ class WorkQueue {
   OpKind kind(int id) const { return ops_.at(static_cast<std::size_t>(id)).kind; }
   int stream(int id) const { return ops_.at(static_cast<std::size_t>(id)).stream; }
   bool all_completed() const { return completed_ == static_cast<int>(ops_.size()); }
+  // Every operation of `stream` issued so far has completed.
+  bool stream_done(int stream) const;
 
  private:
   struct Op {

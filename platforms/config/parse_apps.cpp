@@ -208,8 +208,38 @@ StreamParams parse_stream(const Reader& r, const PlatformCfg& pf, AppTiming& t, 
   return a;
 }
 
+// spmd: one round of `processes` processes; it ends when they do (no count or duration).
+SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
+  r.allow({"name", "type", "gpu", "host", "processes", "h2d_bytes", "d2h_bytes", "kernel_ns", "blocks", "sharing",
+           "order", "queues", "init_ns", "ctx_switch_ns", "start_ns", "tc"});
+  SpmdParams m;
+  m.gpu = gpu_ref(r, pf, "gpu");
+  parse_host(r, pf, m.gpu, &m.host, &m.host_rc);
+  m.processes = r.int_in("processes", 1, 1, 1024);
+  m.h2d_bytes = r.has("h2d_bytes") ? r.bytes("h2d_bytes", 1) : 0;
+  m.d2h_bytes = r.has("d2h_bytes") ? r.bytes("d2h_bytes", 1) : 0;
+  m.kernel_ns = r.time_ns("kernel_ns", 0);
+  m.blocks = r.get<int64_t>("blocks", 0);
+  if (m.blocks < 0 || m.blocks > (int64_t{1} << 31))
+    r.fail("blocks", "must be 0 (the whole GPU) or a grid of 1..2^31 blocks, got " + std::to_string(m.blocks));
+  if (m.h2d_bytes == 0 && m.d2h_bytes == 0 && m.kernel_ns == 0)
+    r.fail("", "a process needs `h2d_bytes`, `kernel_ns` or `d2h_bytes`");
+  m.streams = r.one_of("sharing", "none", {"none", "streams"}) == "streams";
+  if (!m.streams && (r.has("order") || r.has("queues")))
+    r.fail(r.has("order") ? "order" : "queues", "applies to `sharing: streams` only (without it, processes run one "
+                                                "after another)");
+  m.ps1 = r.one_of("order", "ps1", {"ps1", "ps2"}) == "ps1";
+  m.per_stream_queues = r.one_of("queues", "single", {"single", "per_stream"}) == "per_stream";
+  m.init_ns = r.time_ns("init_ns", 0);
+  m.ctx_switch_ns = r.time_ns("ctx_switch_ns", 0);
+  t.start_ns = r.time_ns("start_ns", 0);
+  t.tc = r.int_in("tc", 0, 0, kNumTcs - 1);
+  return m;
+}
+
 AppParams parse_kind(const Reader& r, const PlatformCfg& pf, const std::string& kind, AppTiming& t) {
   if (kind == "copy_exec") return parse_copy_exec(r, pf, t);
+  if (kind == "spmd") return parse_spmd(r, pf, t);
   if (kind == "batch") return parse_batch(r, pf, t);
   return parse_stream(r, pf, t, kind == "peer");
 }
@@ -221,7 +251,7 @@ std::vector<AppCfg> parse_apps(const Reader& top, const PlatformCfg& pf) {
   std::set<std::string> names;
   for (const Reader& r : top.list("apps")) {
     AppCfg a;
-    const std::string kind = r.one_of("type", "copy_exec", {"copy_exec", "stream", "peer", "batch"});
+    const std::string kind = r.one_of("type", "copy_exec", {"copy_exec", "stream", "peer", "batch", "spmd"});
     const bool named = r.has("name");
     a.name = r.get<std::string>("name", kind + std::to_string(apps.size()));
     r.check_name("name", a.name);  // it names the app's SystemC module, "app_<name>"

@@ -1,0 +1,94 @@
+#include "testbenches/spmd_app.h"
+#include <algorithm>
+
+namespace arbsim {
+
+SpmdApp::SpmdApp(sc_core::sc_module_name name, const AppSetup& setup, const SpmdParams& p, Driver& driver)
+    : App(name, setup, driver), p_(p), turnaround_ns_(static_cast<std::size_t>(p.processes), 0.0) {}
+
+// The first wake is the app's start; later ones end a process's T_init (+ T_ctx_switch).
+void SpmdApp::on_wake() {
+  if (begun_) return phase(waiting_, 0);
+  begun_ = true;
+  started_ = sc_core::sc_time_stamp();
+  if (!p_.streams) return run_process(0);
+  queue_ = std::make_unique<WorkQueue>(p_.per_stream_queues ? Queues::PerStream : Queues::Single);
+  issue_streams();
+  pump();
+}
+
+// The kernel of process `owner`: its grid in waves of the GPU's block slots, each wave
+// kernel_ns / waves long, so the kernel alone takes kernel_ns (T_comp).
+void SpmdApp::kernel(int owner, std::function<void()> then) {
+  GpuCompute& g = driver_.gpu(setup_.gpu);
+  const int64_t slots = static_cast<int64_t>(g.sm_params().sms) * g.sm_params().blocks_per_sm;
+  const int64_t blocks = p_.blocks > 0 ? p_.blocks : slots;
+  const int64_t waves = (blocks + slots - 1) / slots;
+  g.run_kernel(blocks, ns(p_.kernel_ns / static_cast<double>(waves)), owner, std::move(then));
+}
+
+// --- no sharing layer: contexts one after another (seed 004 §4.1, Eq. 1) ---
+
+void SpmdApp::run_process(int i) {
+  const double wait = p_.init_ns + (i > 0 ? p_.ctx_switch_ns : 0);
+  if (wait <= 0) return phase(i, 0);
+  waiting_ = i;  // the switch and the new context's initialisation: nothing of it runs
+  wake_at(ns(wait));
+}
+
+void SpmdApp::phase(int i, int step) {
+  if (step == 0 && p_.h2d_bytes > 0) return copy(CopyDir::H2D, p_.h2d_bytes, [this, i] { phase(i, 1); });
+  if (step <= 1 && p_.kernel_ns > 0) return kernel(i, [this, i] { phase(i, 2); });
+  if (step <= 2 && p_.d2h_bytes > 0) return copy(CopyDir::D2H, p_.d2h_bytes, [this, i] { phase(i, 3); });
+  process_done(i);
+  if (i + 1 < p_.processes) run_process(i + 1);
+}
+
+// --- one context, a stream per process (seed 004 §4.2-4.3) ---
+
+void SpmdApp::issue_streams() {
+  std::vector<OpKind> steps;
+  if (p_.h2d_bytes > 0) steps.push_back(OpKind::H2D);
+  if (p_.kernel_ns > 0) steps.push_back(OpKind::Kernel);
+  if (p_.d2h_bytes > 0) steps.push_back(OpKind::D2H);
+  if (p_.ps1) {
+    for (const OpKind k : steps)
+      for (int s = 0; s < p_.processes; ++s) queue_->issue(k, s);
+  } else {
+    for (int s = 0; s < p_.processes; ++s)
+      for (const OpKind k : steps) queue_->issue(k, s);
+  }
+}
+
+void SpmdApp::pump() {
+  for (std::vector<int> r = queue_->ready(); !r.empty(); r = queue_->ready()) start_op(r.front());
+}
+
+void SpmdApp::start_op(int id) {
+  queue_->started(id);
+  const auto done = [this, id] { op_done(id); };
+  switch (queue_->kind(id)) {
+    case OpKind::H2D: return copy(CopyDir::H2D, p_.h2d_bytes, done);
+    case OpKind::Kernel: return kernel(queue_->stream(id), done);
+    case OpKind::D2H: return copy(CopyDir::D2H, p_.d2h_bytes, done);
+  }
+}
+
+void SpmdApp::op_done(int id) {
+  queue_->completed(id);
+  const int s = queue_->stream(id);
+  if (queue_->stream_done(s)) process_done(s);
+  pump();
+}
+
+void SpmdApp::process_done(int i) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  turnaround_ns_[static_cast<std::size_t>(i)] = (now - started_).to_seconds() * 1e9;
+  ++stats_.iterations;
+  stats_.last_done = now;
+  if (++done_ < p_.processes) return;
+  total_ns_ = (now - started_).to_seconds() * 1e9;
+  finish();
+}
+
+}  // namespace arbsim

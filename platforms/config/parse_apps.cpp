@@ -208,6 +208,12 @@ StreamParams parse_stream(const Reader& r, const PlatformCfg& pf, AppTiming& t, 
   return a;
 }
 
+// A copy phase's size; 0 (or absent): the process has no such phase (a profiling run of one).
+uint64_t phase_bytes(const Reader& r, const std::string& key) {
+  if (r.has(key) && r.need<std::string>(key) == "0") return 0;
+  return r.bytes(key, 0);
+}
+
 // spmd: one round of `processes` processes; it ends when they do (no count or duration).
 SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   r.allow({"name", "type", "gpu", "host", "processes", "h2d_bytes", "d2h_bytes", "kernel_ns", "blocks", "sharing",
@@ -216,8 +222,8 @@ SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   m.gpu = gpu_ref(r, pf, "gpu");
   parse_host(r, pf, m.gpu, &m.host, &m.host_rc);
   m.processes = r.int_in("processes", 1, 1, 1024);
-  m.h2d_bytes = r.has("h2d_bytes") ? r.bytes("h2d_bytes", 1) : 0;
-  m.d2h_bytes = r.has("d2h_bytes") ? r.bytes("d2h_bytes", 1) : 0;
+  m.h2d_bytes = phase_bytes(r, "h2d_bytes");
+  m.d2h_bytes = phase_bytes(r, "d2h_bytes");
   m.kernel_ns = r.time_ns("kernel_ns", 0);
   m.blocks = r.get<int64_t>("blocks", 0);
   if (m.blocks < 0 || m.blocks > (int64_t{1} << 31))

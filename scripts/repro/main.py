@@ -6,12 +6,14 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import batch_method  # noqa: E402
+import gpu_virtualization  # noqa: E402
 import host_gpu_copy  # noqa: E402
 import priority_scheduling  # noqa: E402
 
 REPRODUCTIONS = {
     "priority-scheduling": priority_scheduling.main,  # seed 000
     "batch-method": batch_method.main,  # seed 002
+    "gpu-virtualization": gpu_virtualization.main,  # seed 004
     "host-gpu-copy": host_gpu_copy.main,  # issue 11: copy engines against measured cudaMemcpy curves
 }
 

@@ -188,6 +188,19 @@ def make_config(rng):
     for n in p["nodes"]:
         if n["type"] == "gpu" and side.random() < 0.3:
             n["copy_submit_ns"] = side.choice([500, 8000])
+        if n["type"] == "gpu" and side.random() < 0.2:
+            n["sms"] = side.choice([1, 14, 108])
+    if side.random() < 0.25:
+        gpu = side.choice([n["name"] for n in p["nodes"] if n["type"] == "gpu"])
+        spmd = {"name": "spmd", "type": "spmd", "gpu": gpu, "processes": side.randint(1, 6),
+               "h2d_bytes": side.choice([0, 4096, 300000]), "d2h_bytes": side.choice([0, 4096, 65536]),
+               "kernel_ns": side.choice([1000, 50000]), "blocks": side.choice([0, 1, 4, 5000])}
+        if side.random() < 0.6:
+            spmd.update(sharing="streams", order=side.choice(["ps1", "ps2"]),
+                       queues=side.choice(["single", "per_stream"]))
+        else:
+            spmd.update(init_ns=side.choice([0, 2000]), ctx_switch_ns=side.choice([0, 500]))
+        cfg["apps"].append(spmd)
     return cfg
 
 

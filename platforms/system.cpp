@@ -5,6 +5,7 @@
 #include "platforms/topology/batch_model.h"
 #include "testbenches/batch_app.h"
 #include "testbenches/copy_exec_app.h"
+#include "testbenches/periodic_app.h"
 #include "testbenches/spmd_app.h"
 #include "testbenches/stream_app.h"
 
@@ -98,6 +99,10 @@ void System::make_apps() {
       setup.host_rc = st->host_rc;
       setup.peer = ordinal_of(s_, st->peer);
       apps_.push_back(std::make_unique<StreamApp>(name.c_str(), setup, *st, *driver_, s_.config.sim.seed));
+    } else if (const auto* t = std::get_if<PeriodicParams>(&a.params)) {
+      setup.host_rc = t->host_rc;
+      apps_.push_back(std::make_unique<PeriodicApp>(name.c_str(), setup, *t, *driver_, a.name,
+                                                    kPeriodicOwner + static_cast<int>(k), share_loop()));
     } else if (const auto* m = std::get_if<SpmdParams>(&a.params)) {
       setup.host_rc = m->host_rc;
       apps_.push_back(std::make_unique<SpmdApp>(name.c_str(), setup, *m, *driver_));
@@ -107,6 +112,20 @@ void System::make_apps() {
                                                  batch_runtime(), std::move(programs[k])));
     }
   }
+}
+
+// The AIMD loop of the periodic apps (driver.share_control), made on first use; null without one.
+ShareLoop* System::share_loop() {
+  const ShareControlCfg& c = s_.config.driver.share_control;
+  if (!c.on) return nullptr;
+  if (!share_loop_) {
+    AimdParams p;
+    p.decrease_factor = c.decrease_factor;
+    p.increase_pct = c.increase_pct;
+    p.min_share_pct = c.min_share_pct;
+    share_loop_ = std::make_unique<ShareLoop>(p, c.pcie, c.pcie_GBps > 0 ? c.pcie_GBps : s_.first_gpu_link_write_GBps());
+  }
+  return share_loop_.get();
 }
 
 // One batch run-time for the whole system: batches of every batch app run atomically in

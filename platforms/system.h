@@ -16,6 +16,7 @@
 #include "platforms/fabric.h"
 #include "platforms/topology/scenario.h"
 #include "testbenches/app.h"
+#include "testbenches/periodic_app.h"
 
 namespace arbsim {
 
@@ -58,6 +59,8 @@ class System : public FabricControl {
   void make_apps();
   void make_devices();
   BatchRuntime& batch_runtime();
+  ShareLoop* share_loop();
+  static constexpr int kPeriodicOwner = 1000;  // SM-share owner ids of periodic apps: this + app index
 
   const Scenario s_;
   TransferTracker tracker_;
@@ -66,6 +69,7 @@ class System : public FabricControl {
   std::vector<std::unique_ptr<GpuCompute>> gpus_;
   std::unique_ptr<Driver> driver_;
   std::unique_ptr<BatchRuntime> batch_runtime_;
+  std::unique_ptr<ShareLoop> share_loop_;
   std::vector<std::unique_ptr<App>> apps_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<int> device_nodes_;

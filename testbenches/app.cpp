@@ -32,6 +32,7 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   r.tc = setup_.timing.tc;
   r.flow_id = setup_.flow_id;
   r.host = setup_.host_rc;  // -1: the GPU's own socket
+  r.rate_GBps = copy_rate_GBps_;
   const sc_time start = sc_core::sc_time_stamp();
   const double deadline = setup_.timing.deadline_ns;
   r.deadline_ns = deadline > 0 ? start.to_seconds() * 1e9 + deadline : 0;

@@ -48,6 +48,7 @@ class App : public sc_core::sc_module {
 
   const AppSetup setup_;
   Driver& driver_;
+  double copy_rate_GBps_ = 0;  // paces the app's copies (a PCIe share); 0 = as fast as they go
   AppStats stats_;
 
  private:

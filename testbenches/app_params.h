@@ -76,9 +76,24 @@ struct SpmdParams {
   double init_ns = 0, ctx_switch_ns = 0;
 };
 
-using AppParams = std::variant<CopyExecParams, StreamParams, BatchParams, SpmdParams>;
+// periodic (seed 003 §5.3): a real-time task releasing a job every `period_ns` (copy in,
+// kernel, copy out); a job should end within `deadline_ns` of its release. Its `priority`
+// ranks it for the share controller (driver.share_control).
+struct PeriodicParams {
+  std::string gpu, host;
+  int host_rc = -1;
+  int priority = 0;
+  double period_ns = 0, deadline_ns = 0;  // deadline 0 = the period
+  uint64_t h2d_bytes = 0, d2h_bytes = 0;
+  double kernel_ns = 0;
+  int64_t blocks = 0;       // 0 = the whole GPU in one wave
+  int64_t count = 0;        // jobs; 0 = until duration_ns
+};
 
-// The kind's name as configs and results.json write it: copy_exec, stream, peer, batch, spmd.
+using AppParams = std::variant<CopyExecParams, StreamParams, BatchParams, SpmdParams, PeriodicParams>;
+
+// The kind's name as configs and results.json write it: copy_exec, stream, peer, batch, spmd,
+// periodic.
 const char* app_kind_name(const AppParams& p);
 // The GPU an app runs on (a batch app: its first stream's).
 const std::string& app_gpu(const AppParams& p);

@@ -17,14 +17,9 @@ void SpmdApp::on_wake() {
   pump();
 }
 
-// The kernel of process `owner`: its grid in waves of the GPU's block slots, each wave
-// kernel_ns / waves long, so the kernel alone takes kernel_ns (T_comp).
+// The kernel of process `owner`: alone on the GPU it takes kernel_ns (T_comp).
 void SpmdApp::kernel(int owner, std::function<void()> then) {
-  GpuCompute& g = driver_.gpu(setup_.gpu);
-  const int64_t slots = static_cast<int64_t>(g.sm_params().sms) * g.sm_params().blocks_per_sm;
-  const int64_t blocks = p_.blocks > 0 ? p_.blocks : slots;
-  const int64_t waves = (blocks + slots - 1) / slots;
-  g.run_kernel(blocks, ns(p_.kernel_ns / static_cast<double>(waves)), owner, std::move(then));
+  driver_.gpu(setup_.gpu).run_kernel_for(p_.blocks, ns(p_.kernel_ns), owner, std::move(then));
 }
 
 // --- no sharing layer: contexts one after another (seed 004 §4.1, Eq. 1) ---

@@ -1,6 +1,7 @@
 #include "apps/run/results.h"
 #include "models/pcie/tlp_pool.h"
 #include "testbenches/batch_app.h"
+#include "testbenches/periodic_app.h"
 #include "testbenches/spmd_app.h"
 #include <algorithm>
 #include <cmath>
@@ -59,6 +60,32 @@ ordered_json spmd_json(const SpmdApp& m) {
   return j;
 }
 
+// A periodic task's jobs (seed 003 §5.3): deadlines, response times and, job by job, the
+// series of Figs. 6-7 (the first kMaxSeries jobs).
+ordered_json periodic_json(const PeriodicApp& t) {
+  constexpr std::size_t kMaxSeries = 100000;
+  const PeriodicParams& p = t.params();
+  std::vector<double> response;
+  ordered_json series = ordered_json::array();
+  for (const JobRecord& j : t.jobs()) {
+    response.push_back(j.response_ns);
+    if (series.size() < kMaxSeries) series.push_back({r3(j.release_ns), r3(j.response_ns), r3(j.share_pct)});
+  }
+  ordered_json j;
+  j["priority"] = p.priority;
+  j["period_ns"] = r3(p.period_ns);
+  j["deadline_ns"] = r3(p.deadline_ns);
+  j["jobs"] = t.jobs().size();
+  j["deadlines_met"] = t.stats().deadlines_met;
+  j["deadlines_missed"] = t.stats().deadlines_missed;
+  j["response_p50_ns"] = r3(percentile(response, 0.50));
+  j["response_p99_ns"] = r3(percentile(response, 0.99));
+  j["share_pct"] = r3(t.share_pct());
+  j["series_truncated"] = t.jobs().size() > kMaxSeries;
+  j["series"] = series;  // [release_ns, response_ns, share_pct] per job
+  return j;
+}
+
 ordered_json app_json(const App& a, const AppCfg& c) {
   const AppStats& s = a.stats();
   const double active_ns = s.issued_any ? (s.last_done - s.first_issue).to_seconds() * 1e9 : 0;
@@ -80,6 +107,7 @@ ordered_json app_json(const App& a, const AppCfg& c) {
   }
   if (const auto* b = dynamic_cast<const BatchApp*>(&a)) j["batch"] = batch_json(*b, std::get<BatchParams>(c.params));
   if (const auto* m = dynamic_cast<const SpmdApp*>(&a)) j["spmd"] = spmd_json(*m);
+  if (const auto* t = dynamic_cast<const PeriodicApp*>(&a)) j["periodic"] = periodic_json(*t);
   j["first_issue_ns"] = ns(s.first_issue);
   j["last_done_ns"] = ns(s.last_done);
   return j;

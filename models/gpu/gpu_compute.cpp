@@ -32,6 +32,13 @@ void GpuCompute::run_kernel(int64_t blocks, sc_core::sc_time block, int owner, s
   wake();
 }
 
+void GpuCompute::run_kernel_for(int64_t blocks, sc_core::sc_time alone, int owner, std::function<void()> done) {
+  const int64_t slots = static_cast<int64_t>(sm_params_.sms) * sm_params_.blocks_per_sm;
+  const int64_t grid = blocks > 0 ? blocks : slots;
+  const uint64_t waves = static_cast<uint64_t>((grid + slots - 1) / slots);
+  run_kernel(grid, sc_core::sc_time::from_value((alone.value() + waves / 2) / waves), owner, std::move(done));
+}
+
 void GpuCompute::set_sm_share(int owner, double share) {
   sm_.advance(sc_core::sc_time_stamp().value());
   sm_.set_share(owner, share);

@@ -37,6 +37,9 @@ class GpuCompute : public sc_core::sc_module {
   void run_kernel(sc_core::sc_time duration, std::function<void()> done);  // the whole GPU
   // A grid of `blocks` blocks of `block` each, owned by process `owner` (its SM share).
   void run_kernel(int64_t blocks, sc_core::sc_time block, int owner, std::function<void()> done);
+  // A kernel that alone takes `alone` on the GPU: `blocks` (0 = the GPU's slots) in waves of
+  // the GPU's slots, each alone / waves long.
+  void run_kernel_for(int64_t blocks, sc_core::sc_time alone, int owner, std::function<void()> done);
   // Caps `owner`'s kernels to `share` of the SMs from now on (seed 003 §3.2; sm_scheduler.h).
   void set_sm_share(int owner, double share);
   const SmParams& sm_params() const { return sm_params_; }

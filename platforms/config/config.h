@@ -91,12 +91,22 @@ struct AppCfg {
 enum class PolicyKind { Static, RoundRobin, SmallestFirst, LargestFirst, DeadlineAware };
 const char* to_string(PolicyKind p);  // static, rr, priority_s, priority_l, qos
 
+// driver.share_control: seed 003 §3.4's AIMD controller in the loop of periodic apps; it
+// acts on their SM shares (MPS active-thread percentage) or their PCIe rates.
+struct ShareControlCfg {
+  bool on = false;                 // kind: none | aimd
+  bool pcie = false;               // acts_on: sm | pcie
+  double decrease_factor = 0.5, increase_pct = 1.0, min_share_pct = 1.0;
+  double pcie_GBps = 0;            // a PCIe share of 100 %; 0 = the first GPU link's MWr bandwidth
+};
+
 struct DriverCfg {
   PolicyKind policy = PolicyKind::Static;
   int starvation_threshold = 0;    // x, on the strict-priority VC arbiters the policy sets
   double bandwidth_GBps = 0;       // BW of Eq. 3; 0 = the first GPU link's MWr bandwidth
   double qos_check_ns = 1000;      // how often QoS deadlines are re-predicted
   double qos_margin_ns = 2000;     // escalate this long before Eq. 3 predicts the miss
+  ShareControlCfg share_control;
 };
 
 // How the fabric is simulated: TLP by TLP, or as fluid flows with max-min fair rates

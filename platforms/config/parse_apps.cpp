@@ -214,6 +214,14 @@ uint64_t phase_bytes(const Reader& r, const std::string& key) {
   return r.bytes(key, 0);
 }
 
+// A kernel's grid: 0 (the whole GPU in one wave) or 1..2^31 blocks.
+int64_t grid_blocks(const Reader& r) {
+  const int64_t b = r.get<int64_t>("blocks", 0);
+  if (b < 0 || b > (int64_t{1} << 31))
+    r.fail("blocks", "must be 0 (the whole GPU) or a grid of 1..2^31 blocks, got " + std::to_string(b));
+  return b;
+}
+
 // spmd: one round of `processes` processes; it ends when they do (no count or duration).
 SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   r.allow({"name", "type", "gpu", "host", "processes", "h2d_bytes", "d2h_bytes", "kernel_ns", "blocks", "sharing",
@@ -225,9 +233,7 @@ SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   m.h2d_bytes = phase_bytes(r, "h2d_bytes");
   m.d2h_bytes = phase_bytes(r, "d2h_bytes");
   m.kernel_ns = r.time_ns("kernel_ns", 0);
-  m.blocks = r.get<int64_t>("blocks", 0);
-  if (m.blocks < 0 || m.blocks > (int64_t{1} << 31))
-    r.fail("blocks", "must be 0 (the whole GPU) or a grid of 1..2^31 blocks, got " + std::to_string(m.blocks));
+  m.blocks = grid_blocks(r);
   if (m.h2d_bytes == 0 && m.d2h_bytes == 0 && m.kernel_ns == 0)
     r.fail("", "a process needs `h2d_bytes`, `kernel_ns` or `d2h_bytes`");
   m.streams = r.one_of("sharing", "none", {"none", "streams"}) == "streams";
@@ -243,8 +249,32 @@ SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   return m;
 }
 
+// periodic: jobs every period_ns until `count` or `duration_ns`; its deadline is per job
+// (not the per-transfer QoS deadline of the other kinds, which the driver's policies read).
+PeriodicParams parse_periodic(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
+  r.allow({"name", "type", "gpu", "host", "priority", "period_ns", "deadline_ns", "h2d_bytes", "d2h_bytes",
+           "kernel_ns", "blocks", "count", "duration_ns", "start_ns", "tc"});
+  PeriodicParams m;
+  m.gpu = gpu_ref(r, pf, "gpu");
+  parse_host(r, pf, m.gpu, &m.host, &m.host_rc);
+  m.priority = r.int_in("priority", 0, -1000000, 1000000);
+  if (!r.has("period_ns")) r.fail("", "a periodic app needs `period_ns`");
+  m.period_ns = r.time_in("period_ns", 0, 1e-3, kMaxTimeNs);
+  m.h2d_bytes = phase_bytes(r, "h2d_bytes");
+  m.d2h_bytes = phase_bytes(r, "d2h_bytes");
+  m.kernel_ns = r.time_ns("kernel_ns", 0);
+  m.blocks = grid_blocks(r);
+  if (m.h2d_bytes == 0 && m.d2h_bytes == 0 && m.kernel_ns == 0)
+    r.fail("", "a job needs `h2d_bytes`, `kernel_ns` or `d2h_bytes`");
+  parse_until(r, t, "count", &m.count);
+  m.deadline_ns = t.deadline_ns > 0 ? t.deadline_ns : m.period_ns;
+  t.deadline_ns = 0;
+  return m;
+}
+
 AppParams parse_kind(const Reader& r, const PlatformCfg& pf, const std::string& kind, AppTiming& t) {
   if (kind == "copy_exec") return parse_copy_exec(r, pf, t);
+  if (kind == "periodic") return parse_periodic(r, pf, t);
   if (kind == "spmd") return parse_spmd(r, pf, t);
   if (kind == "batch") return parse_batch(r, pf, t);
   return parse_stream(r, pf, t, kind == "peer");
@@ -257,7 +287,7 @@ std::vector<AppCfg> parse_apps(const Reader& top, const PlatformCfg& pf) {
   std::set<std::string> names;
   for (const Reader& r : top.list("apps")) {
     AppCfg a;
-    const std::string kind = r.one_of("type", "copy_exec", {"copy_exec", "stream", "peer", "batch", "spmd"});
+    const std::string kind = r.one_of("type", "copy_exec", {"copy_exec", "stream", "peer", "batch", "spmd", "periodic"});
     const bool named = r.has("name");
     a.name = r.get<std::string>("name", kind + std::to_string(apps.size()));
     r.check_name("name", a.name);  // it names the app's SystemC module, "app_<name>"

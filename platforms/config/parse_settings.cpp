@@ -19,8 +19,24 @@ const char* to_string(PolicyKind p) {
   return "?";
 }
 
+namespace {
+
+ShareControlCfg parse_share_control(const Reader& r) {
+  r.allow({"kind", "acts_on", "decrease_factor", "increase_pct", "min_share_pct", "pcie_GBps"});
+  ShareControlCfg c;
+  c.on = r.one_of("kind", "none", {"none", "aimd"}) == "aimd";
+  c.pcie = r.one_of("acts_on", "sm", {"sm", "pcie"}) == "pcie";
+  c.decrease_factor = r.number_in("decrease_factor", 0.5, 0.01, 0.99);
+  c.increase_pct = r.number_in("increase_pct", 1.0, 0, 100);
+  c.min_share_pct = r.number_in("min_share_pct", 1.0, 0.01, 100);
+  c.pcie_GBps = r.rate_in("pcie_GBps", 0, 0, 1e6);
+  return c;
+}
+
+}  // namespace
+
 DriverCfg parse_driver(const Reader& r) {
-  r.allow({"policy", "starvation_threshold", "bandwidth_GBps", "qos_check_ns", "qos_margin_ns"});
+  r.allow({"policy", "starvation_threshold", "bandwidth_GBps", "qos_check_ns", "qos_margin_ns", "share_control"});
   DriverCfg d;
   const std::string policy = r.one_of("policy", "static", {"static", "rr", "priority_s", "priority_l", "qos"});
   for (const auto& [name, kind] : kPolicies)
@@ -30,6 +46,7 @@ DriverCfg parse_driver(const Reader& r) {
   // > 0 and at least the kernel's 1-ps resolution, or the re-check would never advance.
   d.qos_check_ns = r.time_in("qos_check_ns", 1000, 1e-3, kMaxTimeNs);
   d.qos_margin_ns = r.time_ns("qos_margin_ns", 2 * d.qos_check_ns);
+  d.share_control = parse_share_control(r.map("share_control"));
   return d;
 }
 

@@ -1,0 +1,73 @@
+#include "testbenches/periodic_app.h"
+
+namespace arbsim {
+
+void ShareLoop::add(PeriodicApp* app) {
+  aimd_.add_task(app->task(), app->params().priority);
+  apps_.push_back(app);
+}
+
+void ShareLoop::report(const std::string& task, bool met) {
+  if (aimd_.report(task, met) == 0) return;
+  for (PeriodicApp* a : apps_) a->apply_share(aimd_.share_pct(a->task()));
+}
+
+PeriodicApp::PeriodicApp(sc_core::sc_module_name name, const AppSetup& setup, const PeriodicParams& p,
+                         Driver& driver, std::string task, int owner, ShareLoop* loop)
+    : App(name, setup, driver), p_(p), task_(std::move(task)), owner_(owner), loop_(loop) {
+  if (loop_) {
+    loop_->add(this);
+    apply_share(loop_->share_pct(task_));
+  }
+}
+
+void PeriodicApp::apply_share(double pct) {
+  share_pct_ = pct;
+  if (loop_ && loop_->pcie()) copy_rate_GBps_ = loop_->pcie_GBps() * pct / 100.0;
+  else if (loop_) driver_.gpu(setup_.gpu).set_sm_share(owner_, pct / 100.0);
+}
+
+// A release: the next one is due a period later while the task has jobs left.
+void PeriodicApp::on_wake() {
+  const bool more = p_.count > 0 ? released_ < p_.count : !past_deadline();
+  if (!more) {
+    if (!busy_ && pending_.empty()) finish();
+    return;
+  }
+  ++released_;
+  pending_.push_back(sc_core::sc_time_stamp());
+  wake_at(ns(p_.period_ns));
+  if (!busy_) start_job();
+}
+
+void PeriodicApp::start_job() {
+  busy_ = true;
+  release_ = pending_.front();
+  pending_.pop_front();
+  step(0);
+}
+
+void PeriodicApp::step(int phase) {
+  if (phase == 0 && p_.h2d_bytes > 0) return copy(CopyDir::H2D, p_.h2d_bytes, [this] { step(1); });
+  if (phase <= 1 && p_.kernel_ns > 0)
+    return driver_.gpu(setup_.gpu).run_kernel_for(p_.blocks, ns(p_.kernel_ns), owner_, [this] { step(2); });
+  if (phase <= 2 && p_.d2h_bytes > 0) return copy(CopyDir::D2H, p_.d2h_bytes, [this] { step(3); });
+  end_job();
+}
+
+void PeriodicApp::end_job() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const double response = (now - release_).to_seconds() * 1e9;
+  const bool met = response <= p_.deadline_ns;
+  ++(met ? stats_.deadlines_met : stats_.deadlines_missed);
+  ++stats_.iterations;
+  stats_.last_done = now;
+  jobs_.push_back({release_.to_seconds() * 1e9, response, share_pct_});
+  if (loop_) loop_->report(task_, met);
+  busy_ = false;
+  if (!pending_.empty()) return start_job();
+  const bool more = p_.count > 0 ? released_ < p_.count : !past_deadline();
+  if (!more) finish();
+}
+
+}  // namespace arbsim

@@ -1,0 +1,75 @@
+// A periodic real-time task (seed 003 §5.3): every `period_ns` it releases a job (copy in,
+// kernel, copy out, each optional); jobs of one task run one at a time, a release during a
+// job waits for it. A job's response time runs from its release to its end; it meets its
+// deadline when that is at most `deadline_ns`.
+//
+// With driver.share_control (kind: aimd) the tasks are in the loop of seed 003 §3.4's AIMD
+// controller (models/host/aimd_controller.h): each job's end reports met or missed, and
+// the controller's new shares take effect at once:
+// * acts_on: sm - the task's kernels hold at most its share of the SMs (MPS active-thread
+//   percentage, seed 003 §3.2): blocks dispatched from then on (resident ones finish);
+// * acts_on: pcie - the task's copies are paced at its share of `pcie_GBps`: copies
+//   submitted from then on.
+#pragma once
+#include <deque>
+#include <vector>
+#include "models/host/aimd_controller.h"
+#include "testbenches/app.h"
+
+namespace arbsim {
+
+class PeriodicApp;
+
+// The controller and the tasks it steers (one per System).
+class ShareLoop {
+ public:
+  ShareLoop(const AimdParams& p, bool pcie, double pcie_GBps) : aimd_(p), pcie_(pcie), pcie_GBps_(pcie_GBps) {}
+  void add(PeriodicApp* app);
+  void report(const std::string& task, bool met);  // updates and applies every share
+  bool pcie() const { return pcie_; }
+  double pcie_GBps() const { return pcie_GBps_; }
+  double share_pct(const std::string& task) const { return aimd_.share_pct(task); }
+
+ private:
+  AimdController aimd_;
+  bool pcie_;
+  double pcie_GBps_;
+  std::vector<PeriodicApp*> apps_;
+};
+
+struct JobRecord {
+  double release_ns, response_ns, share_pct;  // share_pct: its share when the job ended
+};
+
+class PeriodicApp : public App {
+ public:
+  // `loop` may be null (no controller); `owner`: the SM-share owner id of its kernels.
+  PeriodicApp(sc_core::sc_module_name name, const AppSetup& setup, const PeriodicParams& p, Driver& driver,
+              std::string task, int owner, ShareLoop* loop);
+  const PeriodicParams& params() const { return p_; }
+  const std::string& task() const { return task_; }
+  const std::vector<JobRecord>& jobs() const { return jobs_; }
+  double share_pct() const { return share_pct_; }
+  void apply_share(double pct);  // called by the loop
+
+ protected:
+  void on_wake() override;  // a release
+
+ private:
+  void start_job();
+  void step(int phase);
+  void end_job();
+
+  const PeriodicParams p_;
+  const std::string task_;
+  const int owner_;
+  ShareLoop* loop_;
+  double share_pct_ = 100;
+  int64_t released_ = 0;
+  bool busy_ = false;
+  std::deque<sc_core::sc_time> pending_;  // releases waiting for the job before them
+  sc_core::sc_time release_;
+  std::vector<JobRecord> jobs_;
+};
+
+}  // namespace arbsim

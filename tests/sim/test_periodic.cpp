@@ -1,0 +1,96 @@
+// Periodic real-time tasks (seed 003 §5.3) and seed 003 §3.4's AIMD controller in their loop,
+// on hand-worked timelines: jobs one at a time per task, a miss halving the lower task's SM
+// share (blocks dispatched afterwards), a hit giving it one point back, and the same
+// controller pacing the lower task's copies (PCIe shares).
+#include <gtest/gtest.h>
+#include "tests/sim/sim_helpers.h"
+
+using namespace arbsim;
+using namespace arbsim::test;
+
+namespace {
+
+std::string gpu_with(const std::string& keys, const std::string& driver, const std::string& apps) {
+  return "platform:\n"
+         "  name: one-gpu\n"
+         "  defaults: {link: {gen: 3, width: 16}}\n"
+         "  nodes:\n"
+         "    - {name: cpu0, type: root_complex}\n"
+         "    - {name: gpu0, type: gpu" + keys + "}\n"
+         "  links:\n"
+         "    - {up: cpu0, down: gpu0}\n" + driver + "apps:\n" + apps;
+}
+
+const nlohmann::ordered_json& series(const SimOutcome& o, const std::string& a) {
+  return app(o, a)["periodic"]["series"];
+}
+
+TEST(Periodic, AloneEveryJobTakesItsKernel) {
+  SimOutcome o = run_yaml(gpu_with("", "", "  - {name: t, type: periodic, gpu: gpu0, period_ns: 5ms, deadline_ns: "
+                                           "4.5ms, kernel_ns: 4.2ms, count: 10}\n"));
+  const auto& p = app(o, "t")["periodic"];
+  EXPECT_EQ(p["jobs"], 10);
+  EXPECT_EQ(p["deadlines_met"], 10);
+  for (const auto& j : p["series"]) EXPECT_DOUBLE_EQ(j[1].get<double>(), 4.2e6);
+  EXPECT_DOUBLE_EQ(p["series"][9][0].get<double>(), 45e6);  // released every 5 ms
+}
+
+// Kernels of 7 ms every 5 ms: job 2 (released at 5) starts at 7 and ends at 14, job 3
+// (released at 10) at 21: responses 7, 9, 11 ms; the deadline (the period) is met once.
+TEST(Periodic, AReleaseDuringAJobWaitsForIt) {
+  SimOutcome o = run_yaml(gpu_with("", "", "  - {name: t, type: periodic, gpu: gpu0, period_ns: 5ms, kernel_ns: 7ms, "
+                                           "count: 3}\n"));
+  const auto& s = series(o, "t");
+  EXPECT_DOUBLE_EQ(s[0][1].get<double>(), 7e6);
+  EXPECT_DOUBLE_EQ(s[1][1].get<double>(), 9e6);
+  EXPECT_DOUBLE_EQ(s[2][1].get<double>(), 11e6);
+  EXPECT_EQ(app(o, "t")["periodic"]["deadlines_met"], 0);
+}
+
+// 10 SMs. low (priority 1) releases at 0 and 100 ms a 10-block, 10-ms kernel; high
+// (priority 2) at 1 and 21 ms a 1-block, 2-ms kernel with a 5-ms deadline. High's first job
+// waits for low's blocks (0-10 ms): ends at 12, missed, low's share halves to 50 %. Its
+// second runs on free SMs: 21-23, met, low's share 51 %. Low's second job then holds
+// floor(0.51 x 10) = 5 SMs: two waves, 20 ms.
+TEST(Periodic, AimdHalvesTheLowerTasksSmShareOnAMiss) {
+  SimOutcome o = run_yaml(gpu_with(", sms: 10", "driver:\n  share_control: {kind: aimd, acts_on: sm}\n",
+                                   "  - {name: high, type: periodic, gpu: gpu0, priority: 2, period_ns: 20ms, "
+                                   "deadline_ns: 5ms, kernel_ns: 2ms, blocks: 1, count: 2, start_ns: 1ms}\n"
+                                   "  - {name: low, type: periodic, gpu: gpu0, priority: 1, period_ns: 100ms, "
+                                   "kernel_ns: 10ms, blocks: 10, count: 2}\n"));
+  const auto& h = series(o, "high");
+  EXPECT_DOUBLE_EQ(h[0][1].get<double>(), 11e6);
+  EXPECT_DOUBLE_EQ(h[1][1].get<double>(), 2e6);
+  const auto& l = series(o, "low");
+  EXPECT_DOUBLE_EQ(l[0][1].get<double>(), 10e6);
+  EXPECT_DOUBLE_EQ(l[1][1].get<double>(), 20e6);
+  EXPECT_DOUBLE_EQ(app(o, "low")["periodic"]["share_pct"].get<double>(), 51);
+  EXPECT_DOUBLE_EQ(app(o, "high")["periodic"]["share_pct"].get<double>(), 100);  // nothing ranks above it
+}
+
+// acts_on: pcie, 100 % = 10 GB/s. low copies 1 MB out at 0 and 10 ms; high's 5-ms kernel
+// misses its 1-ms deadline at 5 ms, so low's second copy is paced at 5 GB/s: 100 us, then
+// 200 us (plus the copy's flight, < 1 us).
+TEST(Periodic, AimdOnPcieSharesPacesTheLowerTasksCopies) {
+  SimOutcome o = run_yaml(gpu_with("", "driver:\n  share_control: {kind: aimd, acts_on: pcie, pcie_GBps: 10}\n",
+                                   "  - {name: high, type: periodic, gpu: gpu0, priority: 2, period_ns: 10ms, "
+                                   "deadline_ns: 1ms, kernel_ns: 5ms, count: 1}\n"
+                                   "  - {name: low, type: periodic, gpu: gpu0, priority: 1, period_ns: 10ms, "
+                                   "d2h_bytes: 1MB, count: 2}\n"));
+  const auto& l = series(o, "low");
+  EXPECT_NEAR(l[0][1].get<double>(), 100e3, 1e3);
+  EXPECT_NEAR(l[1][1].get<double>(), 200e3, 1e3);
+  EXPECT_DOUBLE_EQ(l[1][2].get<double>(), 50);
+}
+
+TEST(Periodic, APeriodIsRequired) {
+  std::string what;
+  try {
+    load_scenario_text(gpu_with("", "", "  - {name: t, type: periodic, gpu: gpu0, kernel_ns: 1ms, count: 1}\n"));
+  } catch (const ConfigError& e) {
+    what = e.what();
+  }
+  EXPECT_NE(what.find("period_ns"), std::string::npos) << what;
+}
+
+}  // namespace

@@ -60,7 +60,6 @@ class System : public FabricControl {
   void make_devices();
   BatchRuntime& batch_runtime();
   ShareLoop* share_loop();
-  static constexpr int kPeriodicOwner = 1000;  // SM-share owner ids of periodic apps: this + app index
 
   const Scenario s_;
   TransferTracker tracker_;

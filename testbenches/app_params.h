@@ -74,6 +74,7 @@ struct SpmdParams {
   bool ps1 = true;         // order: ps1 | ps2
   bool per_stream_queues = false;  // queues: single (Fermi) | per_stream (Hyper-Q)
   double init_ns = 0, ctx_switch_ns = 0;
+  double sm_share_pct = 100;       // each process's cap on the SMs (MPS active-thread percentage)
 };
 
 // periodic (seed 003 §5.3): a real-time task releasing a job every `period_ns` (copy in,
@@ -88,6 +89,7 @@ struct PeriodicParams {
   double kernel_ns = 0;
   int64_t blocks = 0;       // 0 = the whole GPU in one wave
   int64_t count = 0;        // jobs; 0 = until duration_ns
+  double sm_share_pct = 100;  // its cap on the SMs, when no controller sets it
 };
 
 using AppParams = std::variant<CopyExecParams, StreamParams, BatchParams, SpmdParams, PeriodicParams>;

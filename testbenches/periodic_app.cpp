@@ -18,6 +18,9 @@ PeriodicApp::PeriodicApp(sc_core::sc_module_name name, const AppSetup& setup, co
   if (loop_) {
     loop_->add(this);
     apply_share(loop_->share_pct(task_));
+  } else if (p_.sm_share_pct < 100) {
+    share_pct_ = p_.sm_share_pct;
+    driver_.gpu(setup_.gpu).set_sm_share(owner_, share_pct_ / 100.0);
   }
 }
 

@@ -11,6 +11,8 @@ void SpmdApp::on_wake() {
   if (begun_) return phase(waiting_, 0);
   begun_ = true;
   started_ = sc_core::sc_time_stamp();
+  if (p_.sm_share_pct < 100)  // MPS active-thread percentage, per process (seed 003 §3.2)
+    for (int i = 0; i < p_.processes; ++i) driver_.gpu(setup_.gpu).set_sm_share(owner(i), p_.sm_share_pct / 100.0);
   if (!p_.streams) return run_process(0);
   queue_ = std::make_unique<WorkQueue>(p_.per_stream_queues ? Queues::PerStream : Queues::Single);
   issue_streams();
@@ -33,7 +35,7 @@ void SpmdApp::run_process(int i) {
 
 void SpmdApp::phase(int i, int step) {
   if (step == 0 && p_.h2d_bytes > 0) return copy(CopyDir::H2D, p_.h2d_bytes, [this, i] { phase(i, 1); });
-  if (step <= 1 && p_.kernel_ns > 0) return kernel(i, [this, i] { phase(i, 2); });
+  if (step <= 1 && p_.kernel_ns > 0) return kernel(owner(i), [this, i] { phase(i, 2); });
   if (step <= 2 && p_.d2h_bytes > 0) return copy(CopyDir::D2H, p_.d2h_bytes, [this, i] { phase(i, 3); });
   process_done(i);
   if (i + 1 < p_.processes) run_process(i + 1);
@@ -64,7 +66,7 @@ void SpmdApp::start_op(int id) {
   const auto done = [this, id] { op_done(id); };
   switch (queue_->kind(id)) {
     case OpKind::H2D: return copy(CopyDir::H2D, p_.h2d_bytes, done);
-    case OpKind::Kernel: return kernel(queue_->stream(id), done);
+    case OpKind::Kernel: return kernel(owner(queue_->stream(id)), done);
     case OpKind::D2H: return copy(CopyDir::D2H, p_.d2h_bytes, done);
   }
 }

@@ -43,6 +43,7 @@ class SpmdApp : public App {
   void op_done(int id);
   void kernel(int owner, std::function<void()> then);
   void process_done(int i);
+  int owner(int process) const { return static_cast<int>(setup_.flow_id) * 4096 + process; }
 
   const SpmdParams p_;
   std::unique_ptr<WorkQueue> queue_;

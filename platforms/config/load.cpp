@@ -185,6 +185,20 @@ void check_flow_policy(const Reader& driver, const Config& cfg) {
                         "does not model; use static or rr, or sim.fidelity: packet");
 }
 
+// A periodic app's SM share is the controller's to set when it acts on SMs: a fixed one too
+// would be silently overridden.
+void check_sm_shares(const Reader& top, const Config& cfg) {
+  const ShareControlCfg& c = cfg.driver.share_control;
+  if (!c.on || c.pcie) return;
+  const std::vector<Reader> apps = top.list("apps");
+  for (std::size_t i = 0; i < cfg.apps.size() && i < apps.size(); ++i) {
+    const auto* t = std::get_if<PeriodicParams>(&cfg.apps[i].params);
+    if (t && t->sm_share_pct < 100)
+      apps[i].fail("sm_share_pct", "driver.share_control (kind: aimd, acts_on: sm) sets the SM shares of periodic "
+                                   "apps; remove one or the other");
+  }
+}
+
 Config parse_config(const std::string& text, const std::string& path, const std::string& base_dir,
                     const std::vector<std::string>& overrides) {
   Config cfg;
@@ -204,6 +218,7 @@ Config parse_config(const std::string& text, const std::string& path, const std:
   cfg.driver_origin = top.map("driver").origin();
   check_flow_policy(top.map("driver"), cfg);
   cfg.apps = parse_apps(top, cfg.platform);
+  check_sm_shares(top, cfg);
   cfg.effective = root;
   return cfg;
 }

@@ -225,7 +225,7 @@ int64_t grid_blocks(const Reader& r) {
 // spmd: one round of `processes` processes; it ends when they do (no count or duration).
 SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   r.allow({"name", "type", "gpu", "host", "processes", "h2d_bytes", "d2h_bytes", "kernel_ns", "blocks", "sharing",
-           "order", "queues", "init_ns", "ctx_switch_ns", "start_ns", "tc"});
+           "order", "queues", "init_ns", "ctx_switch_ns", "sm_share_pct", "start_ns", "tc"});
   SpmdParams m;
   m.gpu = gpu_ref(r, pf, "gpu");
   parse_host(r, pf, m.gpu, &m.host, &m.host_rc);
@@ -244,6 +244,7 @@ SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   m.per_stream_queues = r.one_of("queues", "single", {"single", "per_stream"}) == "per_stream";
   m.init_ns = r.time_ns("init_ns", 0);
   m.ctx_switch_ns = r.time_ns("ctx_switch_ns", 0);
+  m.sm_share_pct = r.number_in("sm_share_pct", 100, 0.01, 100);
   t.start_ns = r.time_ns("start_ns", 0);
   t.tc = r.int_in("tc", 0, 0, kNumTcs - 1);
   return m;
@@ -253,7 +254,7 @@ SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
 // (not the per-transfer QoS deadline of the other kinds, which the driver's policies read).
 PeriodicParams parse_periodic(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   r.allow({"name", "type", "gpu", "host", "priority", "period_ns", "deadline_ns", "h2d_bytes", "d2h_bytes",
-           "kernel_ns", "blocks", "count", "duration_ns", "start_ns", "tc"});
+           "kernel_ns", "blocks", "count", "duration_ns", "sm_share_pct", "start_ns", "tc"});
   PeriodicParams m;
   m.gpu = gpu_ref(r, pf, "gpu");
   parse_host(r, pf, m.gpu, &m.host, &m.host_rc);
@@ -267,6 +268,7 @@ PeriodicParams parse_periodic(const Reader& r, const PlatformCfg& pf, AppTiming&
   if (m.h2d_bytes == 0 && m.d2h_bytes == 0 && m.kernel_ns == 0)
     r.fail("", "a job needs `h2d_bytes`, `kernel_ns` or `d2h_bytes`");
   parse_until(r, t, "count", &m.count);
+  m.sm_share_pct = r.number_in("sm_share_pct", 100, 0.01, 100);
   m.deadline_ns = t.deadline_ns > 0 ? t.deadline_ns : m.period_ns;
   t.deadline_ns = 0;
   return m;

@@ -201,6 +201,15 @@ def make_config(rng):
         else:
             spmd.update(init_ns=side.choice([0, 2000]), ctx_switch_ns=side.choice([0, 500]))
         cfg["apps"].append(spmd)
+    if side.random() < 0.2:
+        gpu = side.choice([n["name"] for n in p["nodes"] if n["type"] == "gpu"])
+        for k in range(2):
+            cfg["apps"].append({"name": f"task{k}", "type": "periodic", "gpu": gpu, "priority": k,
+                                "period_ns": side.choice([20000, 100000]), "deadline_ns": side.choice([5000, 50000]),
+                                "h2d_bytes": side.choice([0, 8192]), "kernel_ns": side.choice([1000, 30000]),
+                                "blocks": side.choice([0, 3, 200]), "count": side.randint(1, 20)})
+        if side.random() < 0.7:
+            cfg["driver"]["share_control"] = {"kind": "aimd", "acts_on": side.choice(["sm", "pcie"])}
     return cfg
 
 

@@ -94,3 +94,26 @@ TEST(Periodic, APeriodIsRequired) {
 }
 
 }  // namespace
+
+namespace {
+
+// A fixed SM share without a controller: 10 blocks on 5 of 10 SMs, two waves.
+TEST(Periodic, AFixedSmShareCapsItsKernels) {
+  SimOutcome o = run_yaml(gpu_with(", sms: 10", "", "  - {name: t, type: periodic, gpu: gpu0, period_ns: 50ms, "
+                                                    "kernel_ns: 10ms, blocks: 10, count: 1, sm_share_pct: 50}\n"));
+  EXPECT_DOUBLE_EQ(series(o, "t")[0][1].get<double>(), 20e6);
+}
+
+TEST(Periodic, AFixedSmShareUnderAnSmControllerIsAConfigError) {
+  std::string what;
+  try {
+    load_scenario_text(gpu_with("", "driver:\n  share_control: {kind: aimd}\n",
+                                "  - {name: t, type: periodic, gpu: gpu0, period_ns: 5ms, kernel_ns: 1ms, count: 1, "
+                                "sm_share_pct: 50}\n"));
+  } catch (const ConfigError& e) {
+    what = e.what();
+  }
+  EXPECT_NE(what.find("apps[0].sm_share_pct"), std::string::npos) << what;
+}
+
+}  // namespace

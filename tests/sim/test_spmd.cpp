@@ -113,3 +113,20 @@ TEST(Spmd, OrderWithoutStreamsIsAConfigError) {
 }
 
 }  // namespace
+
+namespace {
+
+// MPS active-thread percentage (seed 003 §3.2) per process: two processes with grids of 10
+// on 10 SMs, capped to 50 %: each holds 5 SMs, so both kernels run at once in two waves
+// (20 ms), where uncapped the first takes all 10 SMs and the second follows (10 + 10 ms).
+TEST(Spmd, SmShareCapsEachProcess) {
+  const std::string yaml = two_gpu_platform() +
+                           "apps:\n  - {name: p, type: spmd, gpu: gpu0, processes: 2, kernel_ns: 10ms, blocks: 10, "
+                           "sharing: streams, sm_share_pct: 50}\n";
+  SimOutcome o = run_yaml(yaml, {"platform.nodes.gpu0.sms=10"});
+  const auto& t = app(o, "p")["spmd"]["turnaround_ns"];
+  EXPECT_DOUBLE_EQ(t[0].get<double>(), 20e6);
+  EXPECT_DOUBLE_EQ(t[1].get<double>(), 20e6);
+}
+
+}  // namespace

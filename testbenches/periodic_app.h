@@ -50,6 +50,8 @@ class PeriodicApp : public App {
   const std::string& task() const { return task_; }
   const std::vector<JobRecord>& jobs() const { return jobs_; }
   double share_pct() const { return share_pct_; }
+  // Every share change: [time_ns, share_pct] (the controller's sawtooth, seed 003 Fig. 7).
+  const std::vector<std::pair<double, double>>& share_changes() const { return share_changes_; }
   void apply_share(double pct);  // called by the loop
 
  protected:
@@ -70,6 +72,7 @@ class PeriodicApp : public App {
   std::deque<sc_core::sc_time> pending_;  // releases waiting for the job before them
   sc_core::sc_time release_;
   std::vector<JobRecord> jobs_;
+  std::vector<std::pair<double, double>> share_changes_;
 };
 
 }  // namespace arbsim

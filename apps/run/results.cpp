@@ -83,6 +83,10 @@ ordered_json periodic_json(const PeriodicApp& t) {
   j["share_pct"] = r3(t.share_pct());
   j["series_truncated"] = t.jobs().size() > kMaxSeries;
   j["series"] = series;  // [release_ns, response_ns, share_pct] per job
+  ordered_json changes = ordered_json::array();
+  for (const auto& [at, pct] : t.share_changes())
+    if (changes.size() < kMaxSeries) changes.push_back({r3(at), r3(pct)});
+  j["share_changes"] = changes;  // [time_ns, share_pct] per change
   return j;
 }
 

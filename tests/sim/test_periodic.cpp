@@ -65,6 +65,12 @@ TEST(Periodic, AimdHalvesTheLowerTasksSmShareOnAMiss) {
   EXPECT_DOUBLE_EQ(l[0][1].get<double>(), 10e6);
   EXPECT_DOUBLE_EQ(l[1][1].get<double>(), 20e6);
   EXPECT_DOUBLE_EQ(app(o, "low")["periodic"]["share_pct"].get<double>(), 51);
+  const auto& changes = app(o, "low")["periodic"]["share_changes"];  // at high's two job ends
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_DOUBLE_EQ(changes[0][0].get<double>(), 12e6);
+  EXPECT_DOUBLE_EQ(changes[0][1].get<double>(), 50);
+  EXPECT_DOUBLE_EQ(changes[1][0].get<double>(), 23e6);
+  EXPECT_DOUBLE_EQ(changes[1][1].get<double>(), 51);
   EXPECT_DOUBLE_EQ(app(o, "high")["periodic"]["share_pct"].get<double>(), 100);  // nothing ranks above it
 }
 

@@ -222,6 +222,18 @@ int64_t grid_blocks(const Reader& r) {
   return b;
 }
 
+// The phases of an spmd process or a periodic job: copy in, kernel (its grid), copy out; at
+// least one of them.
+template <class Job>
+void parse_phases(const Reader& r, const std::string& what, Job& m) {
+  m.h2d_bytes = phase_bytes(r, "h2d_bytes");
+  m.d2h_bytes = phase_bytes(r, "d2h_bytes");
+  m.kernel_ns = r.time_ns("kernel_ns", 0);
+  m.blocks = grid_blocks(r);
+  if (m.h2d_bytes == 0 && m.d2h_bytes == 0 && m.kernel_ns == 0)
+    r.fail("", what + " needs `h2d_bytes`, `kernel_ns` or `d2h_bytes`");
+}
+
 // spmd: one round of `processes` processes; it ends when they do (no count or duration).
 SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   r.allow({"name", "type", "gpu", "host", "processes", "h2d_bytes", "d2h_bytes", "kernel_ns", "blocks", "sharing",
@@ -230,12 +242,7 @@ SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   m.gpu = gpu_ref(r, pf, "gpu");
   parse_host(r, pf, m.gpu, &m.host, &m.host_rc);
   m.processes = r.int_in("processes", 1, 1, 1024);
-  m.h2d_bytes = phase_bytes(r, "h2d_bytes");
-  m.d2h_bytes = phase_bytes(r, "d2h_bytes");
-  m.kernel_ns = r.time_ns("kernel_ns", 0);
-  m.blocks = grid_blocks(r);
-  if (m.h2d_bytes == 0 && m.d2h_bytes == 0 && m.kernel_ns == 0)
-    r.fail("", "a process needs `h2d_bytes`, `kernel_ns` or `d2h_bytes`");
+  parse_phases(r, "a process", m);
   m.streams = r.one_of("sharing", "none", {"none", "streams"}) == "streams";
   if (!m.streams && (r.has("order") || r.has("queues")))
     r.fail(r.has("order") ? "order" : "queues", "applies to `sharing: streams` only (without it, processes run one "
@@ -261,12 +268,7 @@ PeriodicParams parse_periodic(const Reader& r, const PlatformCfg& pf, AppTiming&
   m.priority = r.int_in("priority", 0, -1000000, 1000000);
   if (!r.has("period_ns")) r.fail("", "a periodic app needs `period_ns`");
   m.period_ns = r.time_in("period_ns", 0, 1e-3, kMaxTimeNs);
-  m.h2d_bytes = phase_bytes(r, "h2d_bytes");
-  m.d2h_bytes = phase_bytes(r, "d2h_bytes");
-  m.kernel_ns = r.time_ns("kernel_ns", 0);
-  m.blocks = grid_blocks(r);
-  if (m.h2d_bytes == 0 && m.d2h_bytes == 0 && m.kernel_ns == 0)
-    r.fail("", "a job needs `h2d_bytes`, `kernel_ns` or `d2h_bytes`");
+  parse_phases(r, "a job", m);
   parse_until(r, t, "count", &m.count);
   m.sm_share_pct = r.number_in("sm_share_pct", 100, 0.01, 100);
   m.deadline_ns = t.deadline_ns > 0 ? t.deadline_ns : m.period_ns;

@@ -19,8 +19,7 @@ std::set<int> tcs_in_use(const Scenario& s) {
     }
     const auto* stream = std::get_if<StreamParams>(&a.params);
     for (const std::string& g : {a.gpu(), stream ? stream->peer : std::string()}) {
-      const int n = g.empty() ? -1 : node_index(cfg.platform, g);
-      const int k = n < 0 ? -1 : s.topo.gpu_ordinal[n];
+      const int k = g.empty() ? -1 : s.unit_of(g);  // the driver's device number
       if (k < 0) continue;
       tcs.insert(eq1_tc(k, 0));
       tcs.insert(eq1_tc(k, 1));

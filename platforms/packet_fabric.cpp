@@ -69,7 +69,7 @@ void PacketFabric::make_endpoint(int i) {
     p.read_latency_ns = nc.memory.read_latency_ns;
   } else if (nc.is(NodeKind::Gpu)) {
     p.read_latency_ns = nc.gpu.read_latency_ns;
-    p.engines = nc.gpu.copy_engines;
+    p.engines = nc.gpu.engine_count();
     p.dma = DmaParams{pf.mps, pf.mrrs, nc.gpu.tags, DmaParams().queue_depth};
   } else {
     p.engines = nc.endpoint.type->engines;

@@ -37,14 +37,16 @@ std::unique_ptr<TcPolicy> System::make_policy() const {
     case PolicyKind::DeadlineAware: mode = PriorityMode::DeadlineAware; break;
   }
   const double bw = d.bandwidth_GBps > 0 ? d.bandwidth_GBps : s_.first_gpu_link_write_GBps();
-  return std::make_unique<PriorityTcPolicy>(mode, s_.gpu_count(), bw, d.qos_check_ns, d.qos_margin_ns,
+  return std::make_unique<PriorityTcPolicy>(mode, static_cast<int>(s_.units.size()), bw, d.qos_check_ns, d.qos_margin_ns,
                                             d.starvation_threshold);
 }
 
+// One compute engine per unit: a GPU's, or each MIG instance's ("gpu0_mig1_compute").
 void System::make_gpus() {
-  for (const int g : s_.topo.gpus) {
-    const std::string& name = s_.platform().nodes[g].name;
-    gpus_.push_back(std::make_unique<GpuCompute>((name + "_compute").c_str(), name, s_.platform().nodes[g].gpu.sm));
+  for (const GpuUnit& u : s_.units) {
+    std::string module = u.name + "_compute";
+    std::replace(module.begin(), module.end(), '/', '_');
+    gpus_.push_back(std::make_unique<GpuCompute>(module.c_str(), u.name, u.sm));
   }
 }
 
@@ -53,13 +55,15 @@ void System::make_gpus() {
 void System::make_driver(std::unique_ptr<TcPolicy> policy) {
   const Topology& t = s_.topo;
   std::vector<GpuAttachment> att;
-  for (int k = 0; k < s_.gpu_count(); ++k) {
-    const int i = t.gpus[k];
+  for (std::size_t k = 0; k < s_.units.size(); ++k) {
+    const GpuUnit& u = s_.units[k];
+    const int i = t.gpus[u.gpu];
     const GpuParams& gp = s_.platform().nodes[i].gpu;
     GpuAttachment a;
     a.gpu = gpus_[k].get();
     a.endpoint = t.endpoint_of_node[i];
-    for (int e = 0; e < gp.copy_engines; ++e) a.engines.push_back(&fabric_->engine(s_.gpu_engine(k, e)));
+    for (int e = 0; e < gp.copy_engines; ++e)
+      a.engines.push_back(&fabric_->engine(s_.gpu_engine(u.gpu, u.first_engine + e)));
     const int slot = host_dma_slot(t, i);
     for (const int rc : t.rcs) {
       const bool reachable = t.root_of[rc] == t.root_of[i];
@@ -79,9 +83,8 @@ void System::make_driver(std::unique_ptr<TcPolicy> policy) {
 
 namespace {
 
-int ordinal_of(const Scenario& s, const std::string& gpu) {
-  return gpu.empty() ? -1 : s.topo.gpu_ordinal.at(node_index(s.platform(), gpu));
-}
+// The driver's number of the GPU or MIG instance an app names.
+int unit_of(const Scenario& s, const std::string& gpu) { return gpu.empty() ? -1 : s.unit_of(gpu); }
 
 }  // namespace
 
@@ -91,13 +94,13 @@ void System::make_apps() {
   for (std::size_t k = 0; k < s_.config.apps.size(); ++k) {
     const AppCfg& a = s_.config.apps[k];
     const std::string name = "app_" + a.name;
-    AppSetup setup{a.timing, ordinal_of(s_, a.gpu()), -1, -1, static_cast<uint32_t>(k + 1)};
+    AppSetup setup{a.timing, unit_of(s_, a.gpu()), -1, -1, static_cast<uint32_t>(k + 1)};
     if (const auto* c = std::get_if<CopyExecParams>(&a.params)) {
       setup.host_rc = c->host_rc;
       apps_.push_back(std::make_unique<CopyExecApp>(name.c_str(), setup, *c, *driver_));
     } else if (const auto* st = std::get_if<StreamParams>(&a.params)) {
       setup.host_rc = st->host_rc;
-      setup.peer = ordinal_of(s_, st->peer);
+      setup.peer = unit_of(s_, st->peer);
       apps_.push_back(std::make_unique<StreamApp>(name.c_str(), setup, *st, *driver_, s_.config.sim.seed));
     } else if (const auto* t = std::get_if<PeriodicParams>(&a.params)) {
       setup.host_rc = t->host_rc;

@@ -176,6 +176,22 @@ ordered_json run_checks_json(const System& p, const sc_core::sc_time& end) {
 }
 
 // A device's figures: bytes each way, operations and their latencies (docs/results.md).
+// A GPU's state times; a MIG instance (seed 001 §3.1) also names its profile and SMs.
+ordered_json gpu_json(const GpuCompute& g, const GpuUnit& u) {
+  ordered_json j = {{"name", g.label()}};
+  if (u.instance >= 0) {
+    j["mig_profile"] = std::to_string(u.slices) + "g";
+    j["sms"] = u.sm.sms;
+  }
+  j["copy_ns"] = r3(g.state_ns(GpuState::Copy));
+  j["compute_ns"] = r3(g.state_ns(GpuState::Compute));
+  j["stalled_ns"] = r3(g.state_ns(GpuState::Stalled));
+  j["idle_ns"] = r3(g.state_ns(GpuState::Idle));
+  j["copy_any_ns"] = r3(g.copy_any_ns());
+  j["kernels"] = g.kernels_run();
+  return j;
+}
+
 ordered_json device_json(const Device& d, const NodeCfg& n) {
   const DeviceStats& s = d.stats();
   const double active_ns = s.issued_any ? (s.last_done - s.first_issue).to_seconds() * 1e9 : 0;
@@ -231,14 +247,7 @@ ordered_json collect_results(const System& p, const sc_core::sc_time& end) {
   j["apps"] = ordered_json::array();
   for (std::size_t k = 0; k < p.apps().size(); ++k) j["apps"].push_back(app_json(*p.apps()[k], p.config().apps[k]));
   j["gpus"] = ordered_json::array();
-  for (const auto& g : p.gpus())
-    j["gpus"].push_back({{"name", g->label()},
-                         {"copy_ns", r3(g->state_ns(GpuState::Copy))},
-                         {"compute_ns", r3(g->state_ns(GpuState::Compute))},
-                         {"stalled_ns", r3(g->state_ns(GpuState::Stalled))},
-                         {"idle_ns", r3(g->state_ns(GpuState::Idle))},
-                         {"copy_any_ns", r3(g->copy_any_ns())},
-                         {"kernels", g->kernels_run()}});
+  for (std::size_t k = 0; k < p.gpus().size(); ++k) j["gpus"].push_back(gpu_json(*p.gpus()[k], p.scenario().units[k]));
   if (!p.devices().empty()) {  // only platforms with devices have the key
     j["devices"] = ordered_json::array();
     for (std::size_t k = 0; k < p.devices().size(); ++k)

@@ -14,12 +14,12 @@
 namespace arbsim {
 
 struct BatchStreamOp {
-  int gpu = 0;                   // GPU ordinal (a peer copy's source)
+  int gpu = 0;                   // the driver's GPU number (Scenario::units; a peer copy's source)
   CopyDir dir = CopyDir::H2D;    // H2D, D2H or P2P
   uint64_t bytes = 0;            // 0 = no copy
   double kernel_ns = 0;          // 0 = no kernel
   int host = -1;                 // host memory (root-complex ordinal); -1 = the GPU's own
-  int peer = -1;                 // P2P: the destination GPU ordinal
+  int peer = -1;                 // P2P: the destination GPU's number
   bool staged = false;           // P2P across PCIe domains: through `host` memory (§3.2, case 2)
 };
 

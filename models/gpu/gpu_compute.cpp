@@ -1,4 +1,5 @@
 #include "models/gpu/gpu_compute.h"
+#include <algorithm>
 #include "models/common/sc_progress.h"
 #include <limits>
 
@@ -100,6 +101,11 @@ void GpuCompute::update_state() {
 
 void GpuCompute::finish() { update_state(); }
 
-void GpuCompute::trace(sc_core::sc_trace_file* tf) { sc_core::sc_trace(tf, state_trace_, label_ + ".state"); }
+// A MIG instance "gpu0/mig1" traces as gpu0.mig1.state: under its GPU in GTKWave's tree.
+void GpuCompute::trace(sc_core::sc_trace_file* tf) {
+  std::string name = label_ + ".state";
+  std::replace(name.begin(), name.end(), '/', '.');
+  sc_core::sc_trace(tf, state_trace_, name);
+}
 
 }  // namespace arbsim

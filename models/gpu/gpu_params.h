@@ -1,6 +1,8 @@
 // A GPU's parameters and their defaults (the one place they are written; the config loader
 // fills in what a config leaves out from this struct). Plain C++: no SystemC.
 #pragma once
+#include <algorithm>
+#include <vector>
 #include "models/common/copy_command.h"
 #include "models/gpu/sm_scheduler.h"
 
@@ -17,6 +19,21 @@ struct GpuParams {
   // start. Measured cudaMemcpy curves fit 6-8 us (docs/pcie-reference.md §9).
   double copy_submit_ns = 0;
   SmParams sm;  // SMs, blocks per SM, concurrent kernels (models/gpu/sm_scheduler.h)
+  // MIG (seed 001 §3.1, docs/gpu-sharing.md "MIG instances"): the compute slices of each
+  // instance, in order (empty: the GPU is not split). Each instance has `copy_engines` copy
+  // engines of its own and sms / mig_slices SMs per slice; all share the GPU's one link.
+  std::vector<int> mig;
+  int mig_slices = 7;  // compute slices of the whole GPU (an A100: 7)
+
+  int instances() const { return static_cast<int>(mig.size()); }
+  // Copy engines of the GPU's endpoint: each instance's, or the GPU's own.
+  int engine_count() const { return copy_engines * std::max(1, instances()); }
+  // An instance's SMs: its slices' share of the GPU's, whole slices of sms / mig_slices.
+  SmParams instance_sm(int instance) const {
+    SmParams s = sm;
+    s.sms = std::max(1, sm.sms / mig_slices * mig.at(static_cast<std::size_t>(instance)));
+    return s;
+  }
 };
 
 }  // namespace arbsim

@@ -78,6 +78,16 @@ struct PlatformCfg {
 // The index of the node named `name` in pf.nodes, or -1.
 int node_index(const PlatformCfg& pf, const std::string& name);
 
+// A GPU as apps name it: a GPU node ("gpu0") or one of its MIG instances ("gpu0/mig1",
+// seed 001 §3.1). instance -1: the whole GPU; -2: the part after '/' is not mig<i>.
+struct GpuRef {
+  std::string node;
+  int instance = -1;
+};
+GpuRef split_gpu_ref(const std::string& ref);
+// The node of the GPU `ref` names (an instance's GPU), or -1.
+int gpu_node_index(const PlatformCfg& pf, const std::string& ref);
+
 struct AppCfg {
   Origin origin;
   std::string name;

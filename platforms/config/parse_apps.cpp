@@ -13,6 +13,17 @@ int node_index(const PlatformCfg& pf, const std::string& name) {
   return -1;
 }
 
+GpuRef split_gpu_ref(const std::string& ref) {
+  const std::size_t slash = ref.find('/');
+  if (slash == std::string::npos) return {ref, -1};
+  const std::string tail = ref.substr(slash + 1);
+  const bool digits = tail.size() > 3 && tail.size() < 6 && tail.compare(0, 3, "mig") == 0 &&
+                      std::all_of(tail.begin() + 3, tail.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return {ref.substr(0, slash), digits ? std::stoi(tail.substr(3)) : -2};
+}
+
+int gpu_node_index(const PlatformCfg& pf, const std::string& ref) { return node_index(pf, split_gpu_ref(ref).node); }
+
 int tree_root(const PlatformCfg& pf, int node) {
   for (std::size_t hops = 0; hops <= pf.nodes.size(); ++hops) {
     const auto up = std::find_if(pf.links.begin(), pf.links.end(),
@@ -33,11 +44,22 @@ int rc_ordinal(const PlatformCfg& pf, int node) {
 
 namespace {
 
+// A GPU, or one of its MIG instances ("gpu0/mig1"): a GPU split into instances is only
+// addressed through them (each has its own engines and SMs; the whole GPU has none left).
 std::string gpu_ref(const Reader& r, const PlatformCfg& pf, const std::string& key) {
   const std::string g = r.need<std::string>(key);
-  const NodeCfg* n = pf.node(g);
-  if (!n) r.fail(key, "no node named '" + g + "'");
-  if (!n->is(NodeKind::Gpu)) r.fail(key, "'" + g + "' is a " + n->type_name() + ", not a gpu");
+  const GpuRef ref = split_gpu_ref(g);
+  const NodeCfg* n = pf.node(ref.node);
+  if (!n) r.fail(key, "no node named '" + ref.node + "'");
+  if (!n->is(NodeKind::Gpu)) r.fail(key, "'" + ref.node + "' is a " + n->type_name() + ", not a gpu");
+  const int count = n->gpu.instances();
+  const std::string range = "'" + ref.node + "/mig0' .. '" + ref.node + "/mig" + std::to_string(count - 1) + "'";
+  if (ref.instance == -2) r.fail(key, "'" + g + "': a MIG instance is named <gpu>/mig<i>, e.g. '" + ref.node + "/mig0'");
+  if (ref.instance >= 0 && count == 0)
+    r.fail(key, "gpu '" + ref.node + "' is not split into MIG instances (its key `mig`), so there is no '" + g + "'");
+  if (ref.instance < 0 && count > 0)
+    r.fail(key, "gpu '" + g + "' is split into " + std::to_string(count) + " MIG instances: name one, " + range);
+  if (ref.instance >= count) r.fail(key, "no '" + g + "': gpu '" + ref.node + "' has MIG instances " + range);
   return g;
 }
 
@@ -50,7 +72,7 @@ void parse_host(const Reader& r, const PlatformCfg& pf, const std::string& gpu, 
   if (n < 0) r.fail("host", "no node named '" + *host + "'");
   if (!pf.nodes[n].is(NodeKind::RootComplex))
     r.fail("host", "'" + *host + "' is of type " + pf.nodes[n].type_name() + ", not a root complex with host memory");
-  if (tree_root(pf, n) != tree_root(pf, node_index(pf, gpu)))
+  if (tree_root(pf, n) != tree_root(pf, gpu_node_index(pf, gpu)))
     r.fail("host", "root complex '" + *host + "' is not connected to gpu '" + gpu + "'");
   *host_rc = rc_ordinal(pf, n);
 }
@@ -60,7 +82,9 @@ void parse_host(const Reader& r, const PlatformCfg& pf, const std::string& gpu, 
 std::string peer_ref(const Reader& r, const PlatformCfg& pf, const std::string& gpu) {
   const std::string peer = gpu_ref(r, pf, "peer");
   if (peer == gpu) r.fail("peer", "a peer copy needs two different GPUs");
-  if (tree_root(pf, node_index(pf, peer)) != tree_root(pf, node_index(pf, gpu)))
+  if (gpu_node_index(pf, peer) == gpu_node_index(pf, gpu))
+    r.fail("peer", "'" + gpu + "' and '" + peer + "' are instances of one GPU: a copy between them does not cross PCIe");
+  if (tree_root(pf, gpu_node_index(pf, peer)) != tree_root(pf, gpu_node_index(pf, gpu)))
     r.fail("peer", "gpu '" + peer + "' is not connected to gpu '" + gpu + "'");
   return peer;
 }
@@ -97,6 +121,8 @@ BatchStreamCfg parse_batch_stream(const Reader& s, const PlatformCfg& pf) {
   s.allow({"gpu", "host", "direction", "peer", "bytes", "kernel_ns"});
   BatchStreamCfg b;
   b.gpu = gpu_ref(s, pf, "gpu");
+  if (split_gpu_ref(b.gpu).instance >= 0)  // seed 002's predictor plans per GPU engine
+    s.fail("gpu", "batch apps run on whole GPUs; '" + b.gpu + "' is a MIG instance");
   parse_host(s, pf, b.gpu, &b.host, &b.host_rc);
   if (s.has("peer")) {
     if (s.has("direction")) s.fail("direction", "a peer copy has no direction: it goes from `gpu` to `peer`");

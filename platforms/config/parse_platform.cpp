@@ -3,6 +3,7 @@
 // requester counts) are the topology's (platforms/topology/topology.h). Defaults come from
 // the models' Params structs (models/pcie/fabric_params.h, models/gpu/gpu_params.h).
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -269,9 +270,50 @@ EndpointCfg parse_endpoint(const Reader& r, const EndpointType& t) {
   return e;
 }
 
+// A MIG profile's compute slices: "3g" or "3g.20gb" (seed 001 §3.1 names 1g.5gb, 2g.10gb,
+// 3g.20gb; the memory part is accepted and not modelled). An A100 (7 slices) offers 1g, 2g,
+// 3g, 4g and 7g instances; a GPU with other `mig_slices` any size up to it.
+int mig_profile_slices(const Reader& r, const std::string& key, const YAML::Node& v, int slices) {
+  const std::string text = v.IsScalar() ? v.Scalar() : std::string("(not a string)");
+  std::size_t g = 0;
+  while (g < text.size() && std::isdigit(static_cast<unsigned char>(text[g]))) ++g;
+  const bool memory_ok = g + 1 == text.size() || (text.size() > g + 4 && text[g + 1] == '.' &&
+                                                   text.compare(text.size() - 2, 2, "gb") == 0);
+  if (g == 0 || g > 4 || g >= text.size() || text[g] != 'g' || !memory_ok)
+    r.fail(key, "expected a MIG profile such as 1g, 3g or 3g.20gb, got '" + text + "'");
+  const int n = std::stoi(text.substr(0, g));
+  const bool a100 = slices == 7 && n != 5 && n != 6;
+  if (n < 1 || n > slices || (slices == 7 && !a100))
+    r.fail(key, "no " + std::to_string(n) + "g instance on a GPU of " + std::to_string(slices) +
+                    " slices (mig_slices)" + (slices == 7 ? ": an A100 offers 1g, 2g, 3g, 4g and 7g" : ""));
+  return n;
+}
+
+// `mig:` the GPU's instances, their slices adding up to at most `mig_slices`. Each copies with
+// its own engines, pulling H2D data (a host DMA engine per GPU would serialise them).
+void parse_mig(const Reader& r, GpuParams& g) {
+  g.mig_slices = r.int_in("mig_slices", g.mig_slices, 1, 64);
+  int used = 0;
+  const YAML::Node list = r.has("mig") ? r.node()["mig"] : YAML::Node();
+  if (list.IsDefined() && !list.IsNull() && !list.IsSequence())
+    r.fail("mig", "expected a list of MIG profiles, e.g. [1g, 2g, 3g.20gb]");
+  for (std::size_t i = 0; list.IsSequence() && i < list.size(); ++i) {
+    g.mig.push_back(mig_profile_slices(r, "mig[" + std::to_string(i) + "]", list[i], g.mig_slices));
+    used += g.mig.back();
+  }
+  if (used > g.mig_slices)
+    r.fail("mig", "the instances take " + std::to_string(used) + " slices; the GPU has " +
+                      std::to_string(g.mig_slices) + " (mig_slices)");
+  if (!g.mig.empty() && g.h2d_mode == H2dMode::HostPush)
+    r.fail("mig", "MIG instances need h2d_mode read: each pulls its data with its own copy engine (one "
+                  "host DMA engine per GPU would serialise them)");
+  if (!g.mig.empty() && g.sm.sms / g.mig_slices < 1)
+    r.fail("sms", std::to_string(g.sm.sms) + " SMs cannot make " + std::to_string(g.mig_slices) + " MIG slices");
+}
+
 void parse_gpu(const Reader& r, const PlatformCfg& pf, GpuParams& g) {
   r.allow({"name", "type", "copy_engines", "tags", "read_latency_ns", "h2d_mode", "copy_submit_ns", "sms", "blocks_per_sm",
-           "max_concurrent_kernels", "arbitration"});
+           "max_concurrent_kernels", "mig", "mig_slices", "arbitration"});
   const GpuParams def;
   g.copy_engines = r.int_in("copy_engines", def.copy_engines, 1, 16);
   g.tags = r.int_in("tags", def.tags, 1, 768);
@@ -283,6 +325,7 @@ void parse_gpu(const Reader& r, const PlatformCfg& pf, GpuParams& g) {
   g.h2d_mode = r.one_of("h2d_mode", pf.h2d_mode == H2dMode::HostPush ? "push" : "read", {"read", "push"}) == "push"
                    ? H2dMode::HostPush
                    : H2dMode::DeviceRead;
+  parse_mig(r, g);
 }
 
 // A switch's, I/O hub's or root complex's crossbar; a root complex's host memory too.

@@ -18,7 +18,7 @@ ArbitrationCfg memory_port_arbitration(const PlatformCfg& pf) {
 
 int arbitration_slots(const PlatformCfg& pf, const Topology& topo, int node) {
   const NodeCfg& n = pf.nodes[node];
-  if (n.is(NodeKind::Gpu)) return 1 + n.gpu.copy_engines;
+  if (n.is(NodeKind::Gpu)) return 1 + n.gpu.engine_count();
   if (n.is(NodeKind::Endpoint)) return 1 + n.endpoint.type->engines;
   const int ports = static_cast<int>(topo.ports[node].size());
   return n.is(NodeKind::RootComplex) ? ports + host_dma_engines(topo, node) : ports;
@@ -30,6 +30,12 @@ std::vector<std::string> requester_names(const PlatformCfg& pf, const Topology& 
   if (is_leaf(n)) {
     names.push_back("completer");
     const bool gpu = n.is(NodeKind::Gpu);
+    if (gpu && n.gpu.instances() > 0) {  // MIG: each instance's copy engines
+      for (int i = 0; i < n.gpu.instances(); ++i)
+        for (int e = 0; e < n.gpu.copy_engines; ++e)
+          names.push_back("mig" + std::to_string(i) + "_ce" + std::to_string(e));
+      return names;
+    }
     const int engines = gpu ? n.gpu.copy_engines : n.endpoint.type->engines;
     for (int e = 0; e < engines; ++e) names.push_back((gpu ? "ce" : "dma") + std::to_string(e));
     return names;

@@ -16,37 +16,41 @@ struct ModelCtx {
   FlowGraph g;
   flow::FabricParams params;
 
-  const NodeCfg& gpu_cfg(int ordinal) const { return s.platform().nodes[s.topo.gpus.at(ordinal)]; }
+  // Ops name GPUs by the driver's unit numbers; batch apps run on whole GPUs (no MIG
+  // instances: platforms/config/parse_apps.cpp), so a unit is one GPU.
+  int ordinal(int unit) const { return s.units.at(unit).gpu; }
+  int node(int unit) const { return s.topo.gpus.at(ordinal(unit)); }
+  const NodeCfg& gpu_cfg(int unit) const { return s.platform().nodes[node(unit)]; }
   int memory_of(int rc_node) const { return g.node_of_endpoint.at(s.topo.endpoint_of_node[rc_node]); }
   int host_rc(const BatchStreamOp& op) const {
-    return op.host >= 0 ? s.topo.rcs.at(op.host) : s.topo.host_of[s.topo.gpus.at(op.gpu)];
+    return op.host >= 0 ? s.topo.rcs.at(op.host) : s.topo.host_of[node(op.gpu)];
   }
-  EngineChoice choice(CopyDir dir, int ordinal) const {
-    const GpuParams& p = gpu_cfg(ordinal).gpu;
+  EngineChoice choice(CopyDir dir, int unit) const {
+    const GpuParams& p = gpu_cfg(unit).gpu;
     return choose_engine(dir, p.h2d_mode, p.copy_engines);
   }
-  // The engine id the driver's rule picks for a copy of GPU `ordinal` using `rc_node`'s memory.
-  int engine(CopyDir dir, int ordinal, int rc_node) const {
-    const EngineChoice c = choice(dir, ordinal);
-    return c.host_dma ? s.host_engine(rc_node, host_dma_slot(s.topo, s.topo.gpus.at(ordinal)))
-                      : s.gpu_engine(ordinal, c.gpu_engine);
+  // The engine id the driver's rule picks for a copy of GPU `unit` using `rc_node`'s memory.
+  int engine(CopyDir dir, int unit, int rc_node) const {
+    const EngineChoice c = choice(dir, unit);
+    return c.host_dma ? s.host_engine(rc_node, host_dma_slot(s.topo, node(unit)))
+                      : s.gpu_engine(ordinal(unit), c.gpu_engine);
   }
-  int compute_engine(int ordinal) const { return -1 - ordinal; }
+  int compute_engine(int unit) const { return -1 - unit; }
 
   // One copy between a GPU and host memory (or, dir P2P, from a GPU to a peer GPU).
-  BatchTransfer transfer(CopyDir dir, int ordinal, int rc_node, int peer, double bytes) const {
-    const int gpu = s.topo.gpus.at(ordinal);
-    const EngineChoice c = choice(dir, ordinal);
+  BatchTransfer transfer(CopyDir dir, int unit, int rc_node, int peer, double bytes) const {
+    const int gpu = node(unit);
+    const EngineChoice c = choice(dir, unit);
     flow::TransferSpec t;
     t.bytes = static_cast<uint64_t>(bytes);
-    t.tags = s.engines.at(engine(dir, ordinal, rc_node)).tags;
+    t.tags = s.engines.at(engine(dir, unit, rc_node)).tags;
     if (c.host_dma) {
       t.requester = rc_node;
       t.remote = gpu;
     } else {
       t.read = c.kind == CopyKind::Read;
       t.requester = gpu;
-      t.remote = dir == CopyDir::P2P ? s.topo.gpus.at(peer) : memory_of(rc_node);
+      t.remote = dir == CopyDir::P2P ? node(peer) : memory_of(rc_node);
     }
     const flow::TransferPlan plan = flow::plan_transfer(g.net, params, t);
     BatchTransfer b;
@@ -127,13 +131,13 @@ BatchModel make_batch_model(const Scenario& s) {
 
 std::vector<BatchStreamOp> batch_ops(const Scenario& s, const std::vector<BatchStreamCfg>& streams) {
   const PlatformCfg& pf = s.platform();
-  auto ordinal = [&](const std::string& name) { return s.topo.gpu_ordinal.at(node_index(pf, name)); };
+  auto unit = [&](const std::string& name) { return s.unit_of(name); };
   std::vector<BatchStreamOp> ops;
   for (const BatchStreamCfg& st : streams) {
-    BatchStreamOp op{ordinal(st.gpu), st.direction, st.bytes, st.kernel_ns, st.host_rc};
+    BatchStreamOp op{unit(st.gpu), st.direction, st.bytes, st.kernel_ns, st.host_rc};
     if (st.direction == CopyDir::P2P) {
       const int src = node_index(pf, st.gpu), dst = node_index(pf, st.peer);
-      op.peer = ordinal(st.peer);
+      op.peer = unit(st.peer);
       op.staged = !same_pcie_domain(pf, s.topo, src, dst);
       // Staging memory: the one named, else the source GPU's socket.
       if (op.staged && op.host < 0) op.host = s.topo.rc_ordinal[s.topo.host_of[src]];

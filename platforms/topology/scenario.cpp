@@ -130,13 +130,25 @@ struct Builder {
     }
   }
 
+  // GPUs in config order; a split GPU as its instances (engines instance by instance).
+  void units() {
+    for (std::size_t k = 0; k < t.gpus.size(); ++k) {
+      const NodeCfg& n = pf.nodes[t.gpus[k]];
+      const int gpu = static_cast<int>(k);
+      if (n.gpu.instances() == 0) s.units.push_back({n.name, gpu, -1, 0, 0, n.gpu.sm});
+      for (int i = 0; i < n.gpu.instances(); ++i)
+        s.units.push_back({n.name + "/mig" + std::to_string(i), gpu, i, i * n.gpu.copy_engines,
+                           n.gpu.mig[static_cast<std::size_t>(i)], n.gpu.instance_sm(i)});
+    }
+  }
+
   // In node order: a GPU's copy engines, a root complex's host DMA engines, a device's engines.
   std::vector<int> engines() {
     std::vector<int> first(pf.nodes.size(), -1);
     for (std::size_t i = 0; i < pf.nodes.size(); ++i) {
       const NodeCfg& n = pf.nodes[i];
       int count = 0, tags = DmaParams().tags;
-      if (n.is(NodeKind::Gpu)) count = n.gpu.copy_engines, tags = n.gpu.tags;
+      if (n.is(NodeKind::Gpu)) count = n.gpu.engine_count(), tags = n.gpu.tags;
       else if (n.is(NodeKind::RootComplex)) count = host_dma_engines(t, static_cast<int>(i)), tags = kHostDmaTags;
       else if (n.is(NodeKind::Endpoint)) count = n.endpoint.type->engines;
       if (count > 0) first[i] = static_cast<int>(s.engines.size());
@@ -149,6 +161,12 @@ struct Builder {
 }  // namespace
 
 int Scenario::gpu_engine(int gpu_ordinal, int e) const { return first_engine_.at(topo.gpus.at(gpu_ordinal)) + e; }
+int Scenario::unit_of(const std::string& ref) const {
+  for (std::size_t u = 0; u < units.size(); ++u)
+    if (units[u].name == ref) return static_cast<int>(u);
+  return -1;
+}
+
 int Scenario::host_engine(int rc_node, int slot) const { return first_engine_.at(rc_node) + slot; }
 int Scenario::device_engine(int node, int e) const { return first_engine_.at(node) + e; }
 int Scenario::memory_site(int rc_node) const {
@@ -173,6 +191,7 @@ Scenario make_scenario(Config cfg) {
   for (std::size_t i = 0; i < pf.nodes.size(); ++i)
     if (!is_leaf(pf.nodes[i])) b.route(static_cast<int>(i));
   s.first_engine_ = b.engines();
+  b.units();
   return s;
 }
 

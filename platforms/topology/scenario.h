@@ -42,17 +42,32 @@ struct EngineSlot {
   int tags = 0;    // outstanding reads
 };
 
+// What apps address and the driver numbers: a whole GPU, or one MIG instance of a split GPU
+// (seed 001 §3.1): its own copy engines and SMs, the GPU's one link. Without MIG, unit k is
+// GPU ordinal k.
+struct GpuUnit {
+  std::string name;       // "gpu0", or "gpu0/mig1"
+  int gpu = -1;           // GPU ordinal
+  int instance = -1;      // MIG instance; -1: the whole GPU
+  int first_engine = 0;   // its first copy engine among the GPU's
+  int slices = 0;         // MIG compute slices (0: the whole GPU)
+  SmParams sm;
+};
+
 struct Scenario {
   Config config;
   Topology topo;
   std::vector<Site> sites;        // config nodes in order, then host memories in root-complex order
   std::vector<LinkDir> walk;      // per node in order, its links downward (down, up) and its memory port
   std::vector<EngineSlot> engines;
+  std::vector<GpuUnit> units;     // GPUs in config order, each split one as its instances
 
   const PlatformCfg& platform() const { return config.platform; }
   int gpu_count() const { return static_cast<int>(topo.gpus.size()); }
   // Engine ids (indices into `engines`).
   int gpu_engine(int gpu_ordinal, int e) const;
+  // The unit an app's `gpu` names ("gpu0", "gpu0/mig1"), or -1.
+  int unit_of(const std::string& ref) const;
   int host_engine(int rc_node, int slot) const;
   int device_engine(int node, int e) const;
   int memory_site(int rc_node) const;

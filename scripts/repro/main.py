@@ -8,6 +8,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import batch_method  # noqa: E402
 import gpu_virtualization  # noqa: E402
 import host_gpu_copy  # noqa: E402
+import mig_bandwidth  # noqa: E402
 import priority_scheduling  # noqa: E402
 
 REPRODUCTIONS = {
@@ -15,6 +16,7 @@ REPRODUCTIONS = {
     "batch-method": batch_method.main,  # seed 002
     "gpu-virtualization": gpu_virtualization.main,  # seed 004
     "host-gpu-copy": host_gpu_copy.main,  # issue 11: copy engines against measured cudaMemcpy curves
+    "mig-bandwidth": mig_bandwidth.main,  # seed 001 §3: MIG instances sharing one link, alpha of Eq. 1
 }
 
 

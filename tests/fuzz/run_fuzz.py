@@ -210,7 +210,26 @@ def make_config(rng):
                                 "blocks": side.choice([0, 3, 200]), "count": side.randint(1, 20)})
         if side.random() < 0.7:
             cfg["driver"]["share_control"] = {"kind": "aimd", "acts_on": side.choice(["sm", "pcie"])}
+    if side.random() < 0.2:
+        mig_tree(side, cfg)
     return cfg
+
+
+def mig_tree(rng, cfg):
+    """A tree of its own: a root complex and a GPU split into MIG instances, with copies on some."""
+    profiles = rng.choice([["1g"] * 7, ["1g.5gb", "2g.10gb", "3g.20gb"], ["7g"], ["3g", "4g"]])
+    p = cfg["platform"]
+    p["nodes"] += [{"name": "mrc", "type": "root_complex"},
+                   {"name": "mgpu", "type": "gpu", "h2d_mode": "read", "mig": profiles,
+                    "copy_engines": rng.choice([1, 2])}]
+    p["links"].append({"up": "mrc", "down": "mgpu", "gen": rng.choice([3, 4]), "width": 16})
+    for k in range(rng.randint(1, 3)):
+        a = {"name": f"mig{k}", "type": "copy_exec", "gpu": f"mgpu/mig{rng.randrange(len(profiles))}",
+             "h2d_bytes": rng.choice([4096, 65536, 1 << 20]), "kernel_ns": rng.choice([0, 2000]),
+             "iterations": rng.randint(1, 3), "start_ns": rng.choice([0, 1000])}
+        if rng.random() < 0.5:
+            a["d2h_bytes"] = rng.choice([4096, 300000])
+        cfg["apps"].append(a)
 
 
 def check(results, cfg):

@@ -8,12 +8,16 @@
 // `max_concurrent_kernels` kernels have blocks resident (a Tesla C2070: 14 SMs, 16 kernels).
 //
 // An owner (a process) may be capped to a share of the SMs (MPS active-thread percentage,
-// seed 003 §3.2): its kernels together hold at most max(1, floor(share x SMs)) SMs' worth of
-// block slots. A new share applies to blocks dispatched from then on; resident blocks finish
-// where they are (seed 003's MPS needed a process restart; the model does not).
+// seed 003 §3.2): its blocks occupy at most max(1, floor(share x SMs)) distinct SMs at once. A
+// new share applies to blocks dispatched from then on; resident blocks finish where they are
+// (seed 003's MPS needed a process restart; the model does not).
 //
-// A resident block's time does not depend on what else the SM holds: the block time is
-// measured at the occupancy the kernel runs at. Plain C++, integer picoseconds, no SystemC.
+// A block goes to the least-loaded SM it may use (fewest resident blocks, then lowest index).
+// Co-resident blocks share their SM: with k blocks on it each runs at 1 / (1 + slowdown x
+// (k - 1)) of its speed alone (`block_slowdown`; seed 003 §5.2 measured 4.2 ms alone, 4.74 ms
+// with two blocks on some SMs, 5.64 ms with 3.5 blocks per SM: 0.12-0.13). With the default
+// 0 a block's time does not depend on what else the SM holds (the block time is measured at
+// the occupancy the kernel runs at). Plain C++, integer picoseconds, no SystemC.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -26,6 +30,7 @@ struct SmParams {
   int sms = 108;                    // an A100
   int blocks_per_sm = 1;
   int max_concurrent_kernels = 128;
+  double block_slowdown = 0;        // per further co-resident block on an SM (see above)
 };
 
 struct KernelShape {
@@ -59,18 +64,31 @@ class SmScheduler {
     KernelShape shape;
     int64_t waiting = 0, unfinished = 0;
   };
+  struct Block {
+    int kernel = 0, sm = 0;
+    double work_ps = 0;     // left to do at full speed
+    uint64_t since_ps = 0;  // when work_ps was last brought up to date
+    uint64_t end_ps = 0;
+  };
   void dispatch(uint64_t now_ps);
-  int owner_cap(int owner) const;
+  bool place(uint64_t now_ps, int kernel);  // one block of `kernel` on an SM it may use
+  int pick_sm(int owner) const;             // -1: none has room
+  int owner_cap(int owner) const;           // distinct SMs
+  double speed(int sm) const;               // of each block on `sm`
+  void retime(uint64_t now_ps, int sm, double old_speed);  // its blocks, after its load changed
+  void finish_block(uint64_t id);
 
   SmParams p_;
   int free_ = 0;
   std::map<int, Kernel> kernels_;                 // submitted, not complete
   std::deque<int> queue_;                         // kernels with blocks waiting, in submission order
   std::map<int, int> resident_;                   // kernel -> blocks resident
-  std::map<int, int> owner_slots_;                // owner -> slots held
+  std::map<int, std::map<int, int>> owner_sms_;   // owner -> SM -> its blocks there
   std::map<int, double> share_;                   // owner -> share of the SMs
-  std::multimap<uint64_t, int> ends_;             // block end time -> kernel
-  uint64_t now_ = 0;
+  std::map<uint64_t, Block> blocks_;              // resident, by id
+  std::vector<std::vector<uint64_t>> on_sm_;      // [SM] resident block ids
+  std::multimap<uint64_t, uint64_t> ends_;        // block end time -> block id
+  uint64_t now_ = 0, next_block_ = 0;
   int next_id_ = 0;
 };
 

@@ -313,7 +313,7 @@ void parse_mig(const Reader& r, GpuParams& g) {
 
 void parse_gpu(const Reader& r, const PlatformCfg& pf, GpuParams& g) {
   r.allow({"name", "type", "copy_engines", "tags", "read_latency_ns", "h2d_mode", "copy_submit_ns", "sms", "blocks_per_sm",
-           "max_concurrent_kernels", "mig", "mig_slices", "arbitration"});
+           "max_concurrent_kernels", "block_slowdown", "mig", "mig_slices", "arbitration"});
   const GpuParams def;
   g.copy_engines = r.int_in("copy_engines", def.copy_engines, 1, 16);
   g.tags = r.int_in("tags", def.tags, 1, 768);
@@ -322,6 +322,7 @@ void parse_gpu(const Reader& r, const PlatformCfg& pf, GpuParams& g) {
   g.sm.sms = r.int_in("sms", def.sm.sms, 1, 4096);
   g.sm.blocks_per_sm = r.int_in("blocks_per_sm", def.sm.blocks_per_sm, 1, 64);
   g.sm.max_concurrent_kernels = r.int_in("max_concurrent_kernels", def.sm.max_concurrent_kernels, 1, 1024);
+  g.sm.block_slowdown = r.number_in("block_slowdown", def.sm.block_slowdown, 0, 10);
   g.h2d_mode = r.one_of("h2d_mode", pf.h2d_mode == H2dMode::HostPush ? "push" : "read", {"read", "push"}) == "push"
                    ? H2dMode::HostPush
                    : H2dMode::DeviceRead;

@@ -5,6 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import aimd_partitioning  # noqa: E402
 import batch_method  # noqa: E402
 import gpu_virtualization  # noqa: E402
 import host_gpu_copy  # noqa: E402
@@ -16,7 +17,8 @@ REPRODUCTIONS = {
     "batch-method": batch_method.main,  # seed 002
     "gpu-virtualization": gpu_virtualization.main,  # seed 004
     "host-gpu-copy": host_gpu_copy.main,  # issue 11: copy engines against measured cudaMemcpy curves
-    "mig-bandwidth": mig_bandwidth.main,  # seed 001 §3: MIG instances sharing one link, alpha of Eq. 1
+    "mig-bandwidth": mig_bandwidth.main,
+    "aimd-partitioning": aimd_partitioning.main,  # seed 003: AIMD control of SM and PCIe shares  # seed 001 §3: MIG instances sharing one link, alpha of Eq. 1
 }
 
 

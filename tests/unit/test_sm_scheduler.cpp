@@ -1,7 +1,8 @@
 // The SM block dispatcher (seed 004 §3.3) on hand-worked timelines: small grids run
 // concurrently, a full grid runs in waves and the next kernel's blocks wait for them, a grid
 // that partly fits overlaps partly (Table 3's EP(M30), grid 4, on a 14-SM Tesla C2070), the
-// concurrent-kernel limit, and an owner capped to a share of the SMs (seed 003 §3.2).
+// concurrent-kernel limit, an owner capped to a share of the SMs (seed 003 §3.2), and blocks
+// sharing an SM (seed 003 §5.2).
 #include <gtest/gtest.h>
 #include <cstdint>
 #include <limits>
@@ -117,4 +118,59 @@ TEST(SmScheduler, RejectsBadArguments) {
   EXPECT_THROW(s.set_share(0, 1.5), std::invalid_argument);
   s.advance(10);
   EXPECT_THROW(s.submit(5, {1, kMs, 0}), std::invalid_argument);
+}
+
+// Co-resident blocks share their SM (block_slowdown b: k blocks each at 1 / (1 + b (k - 1))).
+// One SM holding two, b = 1: A (1 ms alone) starts at 0, B (1 ms) at 0.5 ms. A does 0.5 ms
+// alone, then both run at half speed: A's other 0.5 ms takes 1 ms (ends 1.5 ms); B has done
+// 0.5 ms of work by then and finishes the rest alone (ends 2 ms).
+TEST(SmScheduler, CoResidentBlocksShareTheSm) {
+  SmParams p;
+  p.sms = 1;
+  p.blocks_per_sm = 2;
+  p.block_slowdown = 1;
+  SmScheduler s(p);
+  s.submit(0, {1, kMs, 0});
+  EXPECT_TRUE(s.advance(kMs / 2).empty());
+  s.submit(kMs / 2, {1, kMs, 1});
+  const std::vector<double> at = completions(s, 2);
+  EXPECT_DOUBLE_EQ(at[0], 1.5);
+  EXPECT_DOUBLE_EQ(at[1], 2.0);
+}
+
+// Seed 003 §5.2 (V100: 80 SMs, 16 resident 128-thread blocks an SM, b = 0.125): two 56-block
+// PRNG kernels of 4.2 ms. Together at 100 %: the second's blocks fill the 24 free SMs, then
+// share 32 of the first's: those blocks take 4.2 x 1.125 = 4.725 ms, ending both kernels
+// (measured 4.74). The second capped at 20 % (16 SMs): 56 blocks least-loaded on 16 SMs, 4 on
+// eight of them and 3 on the rest: 4.2 x 1.375 = 5.775 ms (measured 5.64), and the first
+// alone on its own SMs: 4.2 ms (measured 4.2).
+TEST(SmScheduler, SeedThreePartitionsOnAV100) {
+  SmParams p;
+  p.sms = 80;
+  p.blocks_per_sm = 16;
+  p.block_slowdown = 0.125;
+  const uint64_t block = 42 * kMs / 10;
+  SmScheduler together(p);
+  together.submit(0, {56, block, 0});
+  together.submit(0, {56, block, 1});
+  const std::vector<double> t = completions(together, 2);
+  EXPECT_NEAR(t[0], 4.725, 1e-9);
+  EXPECT_NEAR(t[1], 4.725, 1e-9);
+  SmScheduler capped(p);
+  capped.set_share(1, 0.2);
+  capped.submit(0, {56, block, 0});
+  capped.submit(0, {56, block, 1});
+  const std::vector<double> c = completions(capped, 2);
+  EXPECT_NEAR(c[0], 4.2, 1e-9);
+  EXPECT_NEAR(c[1], 5.775, 1e-9);
+}
+
+// Without a slowdown a block's time is its own, however full its SM (the default).
+TEST(SmScheduler, NoSlowdownByDefault) {
+  SmParams p;
+  p.sms = 1;
+  p.blocks_per_sm = 4;
+  SmScheduler s(p);
+  s.submit(0, {4, kMs, 0});
+  EXPECT_DOUBLE_EQ(completions(s, 1)[0], 1.0);
 }

@@ -94,7 +94,7 @@ void System::make_apps() {
   for (std::size_t k = 0; k < s_.config.apps.size(); ++k) {
     const AppCfg& a = s_.config.apps[k];
     const std::string name = "app_" + a.name;
-    AppSetup setup{a.timing, unit_of(s_, a.gpu()), -1, -1, static_cast<uint32_t>(k + 1)};
+    AppSetup setup{a.timing, unit_of(s_, a.gpu()), -1, -1, static_cast<uint32_t>(k + 1), pcie_reference_GBps()};
     if (const auto* c = std::get_if<CopyExecParams>(&a.params)) {
       setup.host_rc = c->host_rc;
       apps_.push_back(std::make_unique<CopyExecApp>(name.c_str(), setup, *c, *driver_));
@@ -117,6 +117,13 @@ void System::make_apps() {
   }
 }
 
+// A PCIe share of 100 %: driver.share_control.pcie_GBps, else what the first GPU's link moves
+// upward for large writes.
+double System::pcie_reference_GBps() const {
+  const double set = s_.config.driver.share_control.pcie_GBps;
+  return set > 0 ? set : s_.first_gpu_link_write_GBps();
+}
+
 // The AIMD loop of the periodic apps (driver.share_control), made on first use; null without one.
 ShareLoop* System::share_loop() {
   const ShareControlCfg& c = s_.config.driver.share_control;
@@ -126,7 +133,7 @@ ShareLoop* System::share_loop() {
     p.decrease_factor = c.decrease_factor;
     p.increase_pct = c.increase_pct;
     p.min_share_pct = c.min_share_pct;
-    share_loop_ = std::make_unique<ShareLoop>(p, c.pcie, c.pcie_GBps > 0 ? c.pcie_GBps : s_.first_gpu_link_write_GBps());
+    share_loop_ = std::make_unique<ShareLoop>(p, c.pcie, pcie_reference_GBps());
   }
   return share_loop_.get();
 }

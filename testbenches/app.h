@@ -25,10 +25,11 @@ struct AppStats {
 // What every app is given besides its kind's parameters.
 struct AppSetup {
   AppTiming timing;
-  int gpu = 0;            // GPU ordinal (the driver's numbering)
-  int peer = -1;          // a peer copy's destination GPU ordinal
+  int gpu = 0;            // the driver's GPU number (Scenario::units: a GPU or a MIG instance)
+  int peer = -1;          // a peer copy's destination GPU number
   int host_rc = -1;       // the socket whose memory its copies use; -1 = the GPU's own
   uint32_t flow_id = 0;   // tags its transfers (ordering checks, statistics)
+  double pcie_GBps = 0;   // a PCIe share of 100 % (GpuJob::pcie_share_pct)
 };
 
 class App : public sc_core::sc_module {
@@ -43,6 +44,9 @@ class App : public sc_core::sc_module {
   void wake_at(sc_core::sc_time delay) { wake_.notify(delay); }
   bool past_deadline() const;            // duration_ns elapsed since start_ns
   void copy(CopyDir dir, uint64_t bytes, std::function<void()> then);
+  // One job (GpuJob, which must outlive it): copy in, the kernel of process `owner` on the
+  // app's GPU, copy out, from phase `step` on; then `done`.
+  void run_job(const GpuJob& j, int owner, std::function<void()> done, int step = 0);
   void finish() { finished_ = true; }
   static sc_core::sc_time ns(double v) { return sc_core::sc_time(v * 1000.0, sc_core::SC_PS); }
 

@@ -57,39 +57,43 @@ struct BatchParams {
   const std::string& first_gpu() const { return batches.front().front().gpu; }
 };
 
-// spmd (seed 004 §4): `processes` processes of one SPMD program on one GPU, each copying
-// in, running its kernel and copying out once. Without a sharing layer each has its own
-// context: they run one after another, each paying `init_ns` (T_init) and a context switch
-// (`ctx_switch_ns`, T_ctx_switch) between two (Eq. 1). With `sharing: streams` (the paper's
-// GVM) one context holds a stream per process, issued in PS-1 or PS-2 order through the
-// GPU's hardware queues (models/gpu/work_queue.h).
-struct SpmdParams {
+// One job on a GPU: copy in, run a kernel (its grid), copy out, each optional (at least one);
+// an spmd process and a periodic task's job are one. Its caps: a share of the SMs (MPS
+// active-thread percentage, seed 003 §3.2) and a share of PCIe (its copies paced at that share
+// of the reference bandwidth, driver.share_control.pcie_GBps).
+struct GpuJob {
+  uint64_t h2d_bytes = 0, d2h_bytes = 0;
+  double kernel_ns = 0;     // alone on the GPU (T_comp)
+  int64_t blocks = 0;       // its grid; 0 = the whole GPU in one wave
+  double sm_share_pct = 100;
+  double pcie_share_pct = 100;
+};
+
+// spmd (seed 004 §4): `processes` processes of one SPMD program on one GPU, each running the
+// job once. Without a sharing layer each has its own context: they run one after another,
+// each paying `init_ns` (T_init) and a context switch (`ctx_switch_ns`, T_ctx_switch) between
+// two (Eq. 1). With `sharing: streams` (the paper's GVM) one context holds a stream per
+// process, issued in PS-1 or PS-2 order through the GPU's hardware queues
+// (models/gpu/work_queue.h). The job's shares are each process's.
+struct SpmdParams : GpuJob {
   std::string gpu, host;
   int host_rc = -1;
   int processes = 1;
-  uint64_t h2d_bytes = 0, d2h_bytes = 0;
-  double kernel_ns = 0;    // T_comp: one process's kernel alone on the GPU
-  int64_t blocks = 0;      // its grid; 0 = the whole GPU in one wave
   bool streams = false;    // sharing: none | streams
   bool ps1 = true;         // order: ps1 | ps2
   bool per_stream_queues = false;  // queues: single (Fermi) | per_stream (Hyper-Q)
   double init_ns = 0, ctx_switch_ns = 0;
-  double sm_share_pct = 100;       // each process's cap on the SMs (MPS active-thread percentage)
 };
 
-// periodic (seed 003 §5.3): a real-time task releasing a job every `period_ns` (copy in,
-// kernel, copy out); a job should end within `deadline_ns` of its release. Its `priority`
-// ranks it for the share controller (driver.share_control).
-struct PeriodicParams {
+// periodic (seed 003 §5.3): a real-time task releasing its job every `period_ns`; a job
+// should end within `deadline_ns` of its release. Its `priority` ranks it for the share
+// controller (driver.share_control), which then sets the share it acts on.
+struct PeriodicParams : GpuJob {
   std::string gpu, host;
   int host_rc = -1;
   int priority = 0;
   double period_ns = 0, deadline_ns = 0;  // deadline 0 = the period
-  uint64_t h2d_bytes = 0, d2h_bytes = 0;
-  double kernel_ns = 0;
-  int64_t blocks = 0;       // 0 = the whole GPU in one wave
   int64_t count = 0;        // jobs; 0 = until duration_ns
-  double sm_share_pct = 100;  // its cap on the SMs, when no controller sets it
 };
 
 using AppParams = std::variant<CopyExecParams, StreamParams, BatchParams, SpmdParams, PeriodicParams>;

@@ -22,6 +22,7 @@ PeriodicApp::PeriodicApp(sc_core::sc_module_name name, const AppSetup& setup, co
     share_pct_ = p_.sm_share_pct;
     driver_.gpu(setup_.gpu).set_sm_share(owner_, share_pct_ / 100.0);
   }
+  if ((!loop_ || !loop_->pcie()) && p_.pcie_share_pct < 100) copy_rate_GBps_ = setup_.pcie_GBps * p_.pcie_share_pct / 100;
 }
 
 void PeriodicApp::apply_share(double pct) {
@@ -48,15 +49,7 @@ void PeriodicApp::start_job() {
   busy_ = true;
   release_ = pending_.front();
   pending_.pop_front();
-  step(0);
-}
-
-void PeriodicApp::step(int phase) {
-  if (phase == 0 && p_.h2d_bytes > 0) return copy(CopyDir::H2D, p_.h2d_bytes, [this] { step(1); });
-  if (phase <= 1 && p_.kernel_ns > 0)
-    return driver_.gpu(setup_.gpu).run_kernel_for(p_.blocks, ns(p_.kernel_ns), owner_, [this] { step(2); });
-  if (phase <= 2 && p_.d2h_bytes > 0) return copy(CopyDir::D2H, p_.d2h_bytes, [this] { step(3); });
-  end_job();
+  run_job(p_, owner_, [this] { end_job(); });
 }
 
 void PeriodicApp::end_job() {

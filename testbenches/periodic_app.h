@@ -59,7 +59,6 @@ class PeriodicApp : public App {
 
  private:
   void start_job();
-  void step(int phase);
   void end_job();
 
   const PeriodicParams p_;

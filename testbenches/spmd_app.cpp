@@ -8,11 +8,12 @@ SpmdApp::SpmdApp(sc_core::sc_module_name name, const AppSetup& setup, const Spmd
 
 // The first wake is the app's start; later ones end a process's T_init (+ T_ctx_switch).
 void SpmdApp::on_wake() {
-  if (begun_) return phase(waiting_, 0);
+  if (begun_) return run(waiting_);
   begun_ = true;
   started_ = sc_core::sc_time_stamp();
   if (p_.sm_share_pct < 100)  // MPS active-thread percentage, per process (seed 003 §3.2)
     for (int i = 0; i < p_.processes; ++i) driver_.gpu(setup_.gpu).set_sm_share(owner(i), p_.sm_share_pct / 100.0);
+  if (p_.pcie_share_pct < 100) copy_rate_GBps_ = setup_.pcie_GBps * p_.pcie_share_pct / 100;
   if (!p_.streams) return run_process(0);
   queue_ = std::make_unique<WorkQueue>(p_.per_stream_queues ? Queues::PerStream : Queues::Single);
   issue_streams();
@@ -28,17 +29,16 @@ void SpmdApp::kernel(int owner, std::function<void()> then) {
 
 void SpmdApp::run_process(int i) {
   const double wait = p_.init_ns + (i > 0 ? p_.ctx_switch_ns : 0);
-  if (wait <= 0) return phase(i, 0);
+  if (wait <= 0) return run(i);
   waiting_ = i;  // the switch and the new context's initialisation: nothing of it runs
   wake_at(ns(wait));
 }
 
-void SpmdApp::phase(int i, int step) {
-  if (step == 0 && p_.h2d_bytes > 0) return copy(CopyDir::H2D, p_.h2d_bytes, [this, i] { phase(i, 1); });
-  if (step <= 1 && p_.kernel_ns > 0) return kernel(owner(i), [this, i] { phase(i, 2); });
-  if (step <= 2 && p_.d2h_bytes > 0) return copy(CopyDir::D2H, p_.d2h_bytes, [this, i] { phase(i, 3); });
-  process_done(i);
-  if (i + 1 < p_.processes) run_process(i + 1);
+void SpmdApp::run(int i) {
+  run_job(p_, owner(i), [this, i] {
+    process_done(i);
+    if (i + 1 < p_.processes) run_process(i + 1);
+  });
 }
 
 // --- one context, a stream per process (seed 004 §4.2-4.3) ---

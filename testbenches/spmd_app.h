@@ -33,9 +33,9 @@ class SpmdApp : public App {
   void on_wake() override;
 
  private:
-  // Without sharing: process `i`'s steps, one after another.
+  // Without sharing: process `i` after its context switch and T_init, then its job.
   void run_process(int i);
-  void phase(int i, int step);
+  void run(int i);
   // With streams: starts what the hardware queues allow.
   void issue_streams();
   void pump();

@@ -185,17 +185,18 @@ void check_flow_policy(const Reader& driver, const Config& cfg) {
                         "does not model; use static or rr, or sim.fidelity: packet");
 }
 
-// A periodic app's SM share is the controller's to set when it acts on SMs: a fixed one too
-// would be silently overridden.
+// A periodic app's SM or PCIe share is the controller's to set when it acts on that share: a
+// fixed one too would be silently overridden.
 void check_sm_shares(const Reader& top, const Config& cfg) {
   const ShareControlCfg& c = cfg.driver.share_control;
-  if (!c.on || c.pcie) return;
+  if (!c.on) return;
+  const char* key = c.pcie ? "pcie_share_pct" : "sm_share_pct";
   const std::vector<Reader> apps = top.list("apps");
   for (std::size_t i = 0; i < cfg.apps.size() && i < apps.size(); ++i) {
     const auto* t = std::get_if<PeriodicParams>(&cfg.apps[i].params);
-    if (t && t->sm_share_pct < 100)
-      apps[i].fail("sm_share_pct", "driver.share_control (kind: aimd, acts_on: sm) sets the SM shares of periodic "
-                                   "apps; remove one or the other");
+    if (t && (c.pcie ? t->pcie_share_pct : t->sm_share_pct) < 100)
+      apps[i].fail(key, std::string("driver.share_control (kind: aimd, acts_on: ") + (c.pcie ? "pcie" : "sm") +
+                            ") sets the " + (c.pcie ? "PCIe" : "SM") + " shares of periodic apps; remove one or the other");
   }
 }
 

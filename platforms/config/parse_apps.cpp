@@ -248,22 +248,23 @@ int64_t grid_blocks(const Reader& r) {
   return b;
 }
 
-// The phases of an spmd process or a periodic job: copy in, kernel (its grid), copy out; at
-// least one of them.
-template <class Job>
-void parse_phases(const Reader& r, const std::string& what, Job& m) {
+// The job of an spmd process or a periodic task: copy in, kernel (its grid), copy out, at
+// least one of them; its SM and PCIe shares.
+void parse_phases(const Reader& r, const std::string& what, GpuJob& m) {
   m.h2d_bytes = phase_bytes(r, "h2d_bytes");
   m.d2h_bytes = phase_bytes(r, "d2h_bytes");
   m.kernel_ns = r.time_ns("kernel_ns", 0);
   m.blocks = grid_blocks(r);
   if (m.h2d_bytes == 0 && m.d2h_bytes == 0 && m.kernel_ns == 0)
     r.fail("", what + " needs `h2d_bytes`, `kernel_ns` or `d2h_bytes`");
+  m.sm_share_pct = r.number_in("sm_share_pct", 100, 0.01, 100);
+  m.pcie_share_pct = r.number_in("pcie_share_pct", 100, 0.01, 100);
 }
 
 // spmd: one round of `processes` processes; it ends when they do (no count or duration).
 SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   r.allow({"name", "type", "gpu", "host", "processes", "h2d_bytes", "d2h_bytes", "kernel_ns", "blocks", "sharing",
-           "order", "queues", "init_ns", "ctx_switch_ns", "sm_share_pct", "start_ns", "tc"});
+           "order", "queues", "init_ns", "ctx_switch_ns", "sm_share_pct", "pcie_share_pct", "start_ns", "tc"});
   SpmdParams m;
   m.gpu = gpu_ref(r, pf, "gpu");
   parse_host(r, pf, m.gpu, &m.host, &m.host_rc);
@@ -277,7 +278,6 @@ SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   m.per_stream_queues = r.one_of("queues", "single", {"single", "per_stream"}) == "per_stream";
   m.init_ns = r.time_ns("init_ns", 0);
   m.ctx_switch_ns = r.time_ns("ctx_switch_ns", 0);
-  m.sm_share_pct = r.number_in("sm_share_pct", 100, 0.01, 100);
   t.start_ns = r.time_ns("start_ns", 0);
   t.tc = r.int_in("tc", 0, 0, kNumTcs - 1);
   return m;
@@ -287,7 +287,7 @@ SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
 // (not the per-transfer QoS deadline of the other kinds, which the driver's policies read).
 PeriodicParams parse_periodic(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   r.allow({"name", "type", "gpu", "host", "priority", "period_ns", "deadline_ns", "h2d_bytes", "d2h_bytes",
-           "kernel_ns", "blocks", "count", "duration_ns", "sm_share_pct", "start_ns", "tc"});
+           "kernel_ns", "blocks", "count", "duration_ns", "sm_share_pct", "pcie_share_pct", "start_ns", "tc"});
   PeriodicParams m;
   m.gpu = gpu_ref(r, pf, "gpu");
   parse_host(r, pf, m.gpu, &m.host, &m.host_rc);
@@ -296,7 +296,6 @@ PeriodicParams parse_periodic(const Reader& r, const PlatformCfg& pf, AppTiming&
   m.period_ns = r.time_in("period_ns", 0, 1e-3, kMaxTimeNs);
   parse_phases(r, "a job", m);
   parse_until(r, t, "count", &m.count);
-  m.sm_share_pct = r.number_in("sm_share_pct", 100, 0.01, 100);
   m.deadline_ns = t.deadline_ns > 0 ? t.deadline_ns : m.period_ns;
   t.deadline_ns = 0;
   return m;

@@ -1,7 +1,7 @@
 // Periodic real-time tasks (seed 003 §5.3) and seed 003 §3.4's AIMD controller in their loop,
 // on hand-worked timelines: jobs one at a time per task, a miss halving the lower task's SM
 // share (blocks dispatched afterwards), a hit giving it one point back, and the same
-// controller pacing the lower task's copies (PCIe shares).
+// controller pacing the lower task's copies (PCIe shares); fixed SM and PCIe shares per app.
 #include <gtest/gtest.h>
 #include "tests/sim/sim_helpers.h"
 
@@ -120,6 +120,43 @@ TEST(Periodic, AFixedSmShareUnderAnSmControllerIsAConfigError) {
     what = e.what();
   }
   EXPECT_NE(what.find("apps[0].sm_share_pct"), std::string::npos) << what;
+}
+
+}  // namespace
+
+namespace {
+
+// A fixed PCIe share without a controller: 1 MB out at 25 % of 10 GB/s = 2.5 GB/s, 400 us
+// (plus the copy's flight, < 1 us), where alone it takes 100 us (the test above).
+TEST(Periodic, AFixedPcieSharePacesItsCopies) {
+  SimOutcome o = run_yaml(gpu_with("", "driver:\n  share_control: {pcie_GBps: 10}\n",
+                                   "  - {name: t, type: periodic, gpu: gpu0, period_ns: 5ms, d2h_bytes: 1MB, count: 1, "
+                                   "pcie_share_pct: 25}\n"));
+  EXPECT_NEAR(series(o, "t")[0][1].get<double>(), 400e3, 1e3);
+}
+
+// Each spmd process's copies are paced at its share: two processes one after another, each
+// copying 1 MB out at 50 % of 10 GB/s: 200 us each, the second ending at 400 us.
+TEST(Spmd, PcieShareCapsEachProcess) {
+  SimOutcome o = run_yaml(gpu_with("", "driver:\n  share_control: {pcie_GBps: 10}\n",
+                                   "  - {name: p, type: spmd, gpu: gpu0, processes: 2, d2h_bytes: 1MB, "
+                                   "pcie_share_pct: 50}\n"));
+  const auto& t = app(o, "p")["spmd"]["turnaround_ns"];
+  EXPECT_NEAR(t[0].get<double>(), 200e3, 1e3);
+  EXPECT_NEAR(t[1].get<double>(), 400e3, 2e3);
+}
+
+TEST(Periodic, AFixedPcieShareUnderAPcieControllerIsAConfigError) {
+  std::string what;
+  try {
+    load_scenario_text(gpu_with("", "driver:\n  share_control: {kind: aimd, acts_on: pcie}\n",
+                                "  - {name: t, type: periodic, gpu: gpu0, period_ns: 5ms, kernel_ns: 1ms, count: 1, "
+                                "pcie_share_pct: 50}\n"));
+  } catch (const ConfigError& e) {
+    what = e.what();
+  }
+  EXPECT_NE(what.find("apps[0].pcie_share_pct: driver.share_control (kind: aimd, acts_on: pcie) sets the PCIe shares"),
+            std::string::npos) << what;
 }
 
 }  // namespace

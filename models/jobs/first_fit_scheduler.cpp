@@ -1,0 +1,43 @@
+#include "models/jobs/first_fit_scheduler.h"
+
+namespace arbsim::jobs {
+
+namespace {
+
+int first_with(const MigCluster& c, int slices, double now) {
+  for (int g = 0; g < c.gpu_count(); ++g)
+    if (c.ready(g, now) && c.free_instance(g, slices) >= 0) return g;
+  return -1;
+}
+
+int first_idle(const MigCluster& c, double now) {
+  for (int g = 0; g < c.gpu_count(); ++g)
+    if (c.ready(g, now) && c.idle(g)) return g;
+  return -1;
+}
+
+}  // namespace
+
+std::vector<Placement> FirstFitScheduler::schedule(double now, const std::vector<const MigJob*>& waiting,
+                                                   MigCluster& c) {
+  std::vector<Placement> out;
+  for (std::size_t k = 0; k < waiting.size(); ++k) {
+    const MigJob& j = *waiting[k];
+    int g = first_with(c, j.slices, now);
+    if (g < 0) {
+      const int idle = first_idle(c, now);
+      if (idle < 0) continue;
+      std::vector<int> sizes;  // this job and those after it that wait too
+      for (std::size_t i = k; i < waiting.size(); ++i) sizes.push_back(waiting[i]->slices);
+      c.reconfigure(idle, partition_for(sizes, c.slices_per_gpu()), now, p_.reconfig_s);
+      g = first_with(c, j.slices, now);
+      if (g < 0) continue;  // reconfiguring: placed on a later activation
+    }
+    const Placement p{j.id, g, c.free_instance(g, j.slices)};
+    c.start(j, p, now);
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace arbsim::jobs

@@ -1,0 +1,79 @@
+#include "models/jobs/pcie_aware_scheduler.h"
+#include <algorithm>
+#include <tuple>
+
+namespace arbsim::jobs {
+
+std::vector<Placement> PcieAwareScheduler::schedule(double now, const std::vector<const MigJob*>& waiting,
+                                                    MigCluster& c) {
+  c.update(now);
+  std::vector<Placement> out;
+  std::set<int> placed;
+  // Rounds until one places nothing and re-splits nothing (a GPU marked in a round and idle
+  // is re-split before the next).
+  reconfigure_marked(now, waiting, c);
+  for (bool again = true; again;) {
+    again = false;
+    for (const MigJob* j : waiting) {
+      Placement p;
+      if (placed.count(j->id) || !try_place(now, *j, c, &p)) continue;
+      placed.insert(j->id);
+      no_size_.erase(j->id);
+      out.push_back(p);
+      again = true;
+    }
+    again = reconfigure_marked(now, waiting, c) || again;
+  }
+  return out;
+}
+
+// Stage 2: an idle marked GPU is re-split for the jobs that wait for a size (in arrival order).
+bool PcieAwareScheduler::reconfigure_marked(double now, const std::vector<const MigJob*>& waiting, MigCluster& c) {
+  std::vector<int> sizes;
+  for (const MigJob* j : waiting)
+    if (no_size_.count(j->id)) sizes.push_back(j->slices);
+  if (sizes.empty()) return false;
+  for (int g = 0; g < c.gpu_count(); ++g)
+    if (c.gpu(g).marked && c.idle(g) && c.ready(g, now)) {
+      c.reconfigure(g, partition_for(sizes, c.slices_per_gpu()), now, p_.reconfig_s);
+      return true;  // one GPU per round: the next round sees what it made
+    }
+  return false;
+}
+
+void PcieAwareScheduler::mark_earliest(double now, MigCluster& c) const {
+  int best = -1;
+  for (int g = 0; g < c.gpu_count(); ++g) {
+    if (c.gpu(g).marked) return;
+    if (best < 0 || c.gpu_end(g, now) < c.gpu_end(best, now)) best = g;
+  }
+  c.mark(best, true);
+}
+
+// Stages 3 and 4 for one job.
+bool PcieAwareScheduler::try_place(double now, const MigJob& j, MigCluster& c, Placement* out) {
+  const bool starving = now - j.arrival_s >= p_.wait_time_threshold_s;
+  std::vector<std::tuple<double, int, int, int>> cands;  // slowdown, free slices, GPU, instance
+  bool any_size = false;
+  for (int g = 0; g < c.gpu_count(); ++g) {
+    const int inst = starving ? c.best_fit_instance(g, j.slices) : c.free_instance(g, j.slices);
+    if (inst < 0) continue;
+    any_size = true;  // a GPU being re-split with the size counts: the job waits for it
+    if (!c.ready(g, now)) continue;
+    if (c.gpu(g).marked && c.predicted_end(j, g, now) > c.gpu_end(g, now)) continue;
+    cands.emplace_back(c.slowdown_on(j, g), c.free_slices(g), g, inst);
+  }
+  if (!any_size) {
+    no_size_.insert(j.id);
+    mark_earliest(now, c);
+    return false;
+  }
+  if (cands.empty()) return false;
+  const auto& [slow, free, g, inst] = *std::min_element(cands.begin(), cands.end());
+  if (slow > p_.delay_threshold && !starving) return false;
+  *out = Placement{j.id, g, inst};
+  c.start(j, *out, now);
+  return true;
+}
+
+}  // namespace arbsim::jobs

@@ -1,0 +1,87 @@
+// Seed 001's job-level simulation on hand-worked timelines (models/jobs/job_simulation.h): a
+// PCIe-bound job gets a max-min share of its GPU's link capped at its demand and progresses
+// at base_throughput x share / demand; the scheduler decides where. PCIe_max 30 GB/s, jobs of
+// 100 tokens at 1 token/s alone (100 s), demand 20 GB/s unless said.
+#include <gtest/gtest.h>
+#include <stdexcept>
+#include <vector>
+#include "models/jobs/job_simulation.h"
+
+using namespace arbsim::jobs;
+
+namespace {
+
+MigJob job(int id, double arrival, double demand, double work = 100, int slices = 1) {
+  MigJob j;
+  j.id = id;
+  j.arrival_s = arrival;
+  j.slices = slices;
+  j.work = work;
+  j.base_throughput = 1;
+  j.pcie_demand_GBps = demand;
+  j.alpha = 1;
+  return j;
+}
+
+JobSimConfig cluster(int gpus, const std::string& scheduler) {
+  JobSimConfig c;
+  c.gpus = gpus;
+  c.pcie_max_GBps = 30;
+  c.scheduler = scheduler;
+  return c;
+}
+
+}  // namespace
+
+// Two 20-GB/s jobs on one GPU get 15 GB/s each: 0.75 token/s, both end at 133.33 s. A job
+// without PCIe demand beside them is not slowed (100 s).
+TEST(JobSimulation, TwoPcieBoundJobsShareTheLink) {
+  const auto r = simulate_jobs(cluster(1, "first_fit"), {job(0, 0, 20), job(1, 0, 20), job(2, 0, 0)});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_NEAR(r[0].end_s, 100 / 0.75, 1e-9);
+  EXPECT_NEAR(r[1].end_s, 100 / 0.75, 1e-9);
+  EXPECT_NEAR(r[2].end_s, 100, 1e-9);
+}
+
+// Shares change when a job ends: A (100 tokens) and B (50) together at 0.75 token/s until B
+// ends at 50 / 0.75 = 66.67 s; A has 50 left, alone at 1 token/s: ends at 116.67 s.
+TEST(JobSimulation, SharesAreRecomputedWhenAJobEnds) {
+  const auto r = simulate_jobs(cluster(1, "first_fit"), {job(0, 0, 20), job(1, 0, 20, 50)});
+  EXPECT_NEAR(r[1].end_s, 50 / 0.75, 1e-9);
+  EXPECT_NEAR(r[0].end_s, 50 / 0.75 + 50, 1e-9);
+}
+
+// Two GPUs: first_fit puts both on GPU 0 (JCT 133.33 s each); pcie_aware spreads them (Eq. 2
+// predicts 20 x 2 / 30 = 1.33 on GPU 0 against 1 on GPU 1): 100 s each, 25 % less.
+TEST(JobSimulation, PcieAwareSpreadsWhatFirstFitPilesUp) {
+  const std::vector<MigJob> js = {job(0, 0, 20), job(1, 0, 20)};
+  const auto ff = simulate_jobs(cluster(2, "first_fit"), js);
+  const auto pa = simulate_jobs(cluster(2, "pcie_aware"), js);
+  EXPECT_EQ(ff[1].gpu, 0);
+  EXPECT_NEAR(ff[0].jct_s() + ff[1].jct_s(), 2 * 100 / 0.75, 1e-9);
+  EXPECT_EQ(pa[1].gpu, 1);
+  EXPECT_NEAR(pa[0].jct_s() + pa[1].jct_s(), 200, 1e-9);
+}
+
+// A job waits for its instance: eight 1g jobs on one GPU of seven 1g instances (no PCIe
+// demand): the eighth starts when the first seven end at 100 s and ends at 200 s (JCT 200).
+// A 3g job arriving at 10 s while a 1g job runs to 100 s finds no 3g instance: the GPU is
+// marked, re-split once idle (100 s) in 5 s, and the job starts at 105 s on a 3g instance.
+TEST(JobSimulation, JobsWaitForInstancesAndReconfiguration) {
+  std::vector<MigJob> js;
+  for (int i = 0; i < 8; ++i) js.push_back(job(i, 0, 0));
+  const auto r = simulate_jobs(cluster(1, "first_fit"), js);
+  EXPECT_NEAR(r[7].start_s, 100, 1e-9);
+  EXPECT_NEAR(r[7].jct_s(), 200, 1e-9);
+  JobSimConfig c = cluster(1, "pcie_aware");
+  c.params.reconfig_s = 5;
+  const auto big = simulate_jobs(c, {job(0, 0, 0), job(1, 10, 0, 100, 3)});
+  EXPECT_NEAR(big[1].start_s, 105, 1e-9);
+  EXPECT_EQ(big[1].instance_slices, 3);
+}
+
+TEST(JobSimulation, RejectsJobsNoGpuCanHold) {
+  EXPECT_THROW(simulate_jobs(cluster(1, "first_fit"), {job(0, 0, 0, 100, 8)}), std::invalid_argument);
+  EXPECT_THROW(simulate_jobs(cluster(1, "first_fit"), {job(0, 0, 40)}), std::invalid_argument);
+  EXPECT_THROW(simulate_jobs(cluster(1, "first_fit"), {job(0, 0, 0), job(0, 1, 0)}), std::invalid_argument);
+}

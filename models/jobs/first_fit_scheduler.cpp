@@ -21,11 +21,13 @@ int first_idle(const MigCluster& c, double now) {
 std::vector<Placement> FirstFitScheduler::schedule(double now, const std::vector<const MigJob*>& waiting,
                                                    MigCluster& c) {
   std::vector<Placement> out;
+  bool no_idle = false;  // known for this call until a job ends (never within it)
   for (std::size_t k = 0; k < waiting.size(); ++k) {
     const MigJob& j = *waiting[k];
-    int g = first_with(c, j.slices, now);
+    int g = c.free_count(j.slices) > 0 ? first_with(c, j.slices, now) : -1;
     if (g < 0) {
-      const int idle = first_idle(c, now);
+      const int idle = no_idle ? -1 : first_idle(c, now);
+      no_idle = idle < 0;
       if (idle < 0) continue;
       std::vector<int> sizes;  // this job and those after it that wait too
       for (std::size_t i = k; i < waiting.size(); ++i) sizes.push_back(waiting[i]->slices);

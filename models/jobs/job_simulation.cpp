@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include "models/flow/max_min.h"
 
@@ -71,7 +72,11 @@ class Run {
         continue;
       }
       cluster_.finish(it->first, now_);
-      results_[it->first].end_s = now_;
+      JobResult& r = results_[it->first];
+      r.end_s = now_;
+      std::vector<int>& on = on_gpu_[static_cast<std::size_t>(r.gpu)];
+      on.erase(std::find(on.begin(), on.end(), it->first));
+      dirty_.insert(r.gpu);
       it = live_.erase(it);
     }
   }
@@ -83,24 +88,30 @@ class Run {
       live_[j->id] = Live{j, j->work, 0};
       const int slices = cluster_.gpu(p.gpu).instances.at(static_cast<std::size_t>(p.instance)).slices;
       results_[j->id] = JobResult{j->id, j->arrival_s, now_, 0, p.gpu, slices};
+      on_gpu_[static_cast<std::size_t>(p.gpu)].push_back(j->id);
+      dirty_.insert(p.gpu);
     }
   }
 
-  // Each GPU's link shared max-min among its PCIe-bound jobs, each capped at its demand.
+  // A GPU's link shared max-min among its PCIe-bound jobs, each capped at its demand; only
+  // the GPUs where a job started or ended change (links of different GPUs are independent).
   void rates() {
-    std::vector<flow::FlowSpec> flows;
-    std::vector<Live*> bound;
-    for (auto& [id, l] : live_) {
-      l.rate = l.job->base_throughput;
-      if (!l.job->pcie_bound()) continue;
-      flows.push_back({{{results_[id].gpu, 1.0, false}}, l.job->pcie_demand_GBps});
-      bound.push_back(&l);
+    for (const int g : dirty_) {
+      std::vector<flow::FlowSpec> flows;
+      std::vector<Live*> bound;
+      for (const int id : on_gpu_[static_cast<std::size_t>(g)]) {
+        Live& l = live_.at(id);
+        l.rate = l.job->base_throughput;
+        if (!l.job->pcie_bound()) continue;
+        flows.push_back({{{0, 1.0, false}}, l.job->pcie_demand_GBps});
+        bound.push_back(&l);
+      }
+      if (flows.empty()) continue;
+      const std::vector<double> share = flow::max_min_rates({cfg_.pcie_max_GBps}, flows);
+      for (std::size_t k = 0; k < bound.size(); ++k)
+        bound[k]->rate = bound[k]->job->base_throughput * std::min(1.0, share[k] / bound[k]->job->pcie_demand_GBps);
     }
-    if (flows.empty()) return;
-    const std::vector<double> capacity(static_cast<std::size_t>(cfg_.gpus), cfg_.pcie_max_GBps);
-    const std::vector<double> share = flow::max_min_rates(capacity, flows);
-    for (std::size_t k = 0; k < bound.size(); ++k)
-      bound[k]->rate = bound[k]->job->base_throughput * std::min(1.0, share[k] / bound[k]->job->pcie_demand_GBps);
+    dirty_.clear();
   }
 
   JobSimConfig cfg_;
@@ -112,6 +123,8 @@ class Run {
   std::vector<const MigJob*> waiting_;
   std::map<int, Live> live_;
   std::map<int, JobResult> results_;
+  std::vector<std::vector<int>> on_gpu_ = std::vector<std::vector<int>>(static_cast<std::size_t>(cfg_.gpus));
+  std::set<int> dirty_;  // GPUs whose jobs' rates must be recomputed
 };
 
 }  // namespace

@@ -21,12 +21,28 @@ MigCluster::MigCluster(int gpus, const std::vector<int>& partition, double pcie_
   MigGpu g;
   for (const int s : partition) g.instances.push_back({s, -1});
   gpus_.assign(static_cast<std::size_t>(gpus), g);
+  pcie_count_.assign(static_cast<std::size_t>(gpus), 0);
+  jobs_on_.resize(static_cast<std::size_t>(gpus));
+  for (const MigGpu& each : gpus_) count_free(each, +1);
 }
 
-bool MigCluster::idle(int g) const {
-  const auto& in = gpu(g).instances;
-  return std::all_of(in.begin(), in.end(), [](const MigInstance& i) { return i.job < 0; });
+void MigCluster::count_free(const MigGpu& g, int sign) {
+  for (const MigInstance& i : g.instances)
+    if (i.job < 0) free_by_size_[i.slices] += sign;
 }
+
+int MigCluster::free_count(int slices) const {
+  const auto it = free_by_size_.find(slices);
+  return it == free_by_size_.end() ? 0 : it->second;
+}
+
+int MigCluster::free_count_at_least(int slices) const {
+  int n = 0;
+  for (auto it = free_by_size_.lower_bound(slices); it != free_by_size_.end(); ++it) n += it->second;
+  return n;
+}
+
+bool MigCluster::idle(int g) const { return jobs_on_.at(static_cast<std::size_t>(g)).empty(); }
 
 int MigCluster::free_instance(int g, int slices) const {
   const auto& in = gpu(g).instances;
@@ -50,11 +66,7 @@ int MigCluster::free_slices(int g) const {
   return n;
 }
 
-int MigCluster::pcie_jobs(int g) const {
-  int n = 0;
-  for (const auto& [id, r] : running_) n += r.gpu == g && r.job.pcie_bound();
-  return n;
-}
+int MigCluster::pcie_jobs(int g) const { return pcie_count_.at(static_cast<std::size_t>(g)); }
 
 double MigCluster::slowdown_on(const MigJob& j, int g) const {
   return slowdown(j.alpha, j.pcie_demand_GBps, pcie_max_, pcie_jobs(g) + (j.pcie_bound() ? 1 : 0));
@@ -70,32 +82,48 @@ double MigCluster::rate(const Running& r) const {
 
 double MigCluster::gpu_end(int g, double now) const {
   double end = std::max(now, gpu(g).ready_s);
-  for (const auto& [id, r] : running_)
-    if (r.gpu == g) end = std::max(end, now + r.remain / rate(r));
+  for (const int id : jobs_on_.at(static_cast<std::size_t>(g))) {
+    const Running& r = running_.at(id);
+    end = std::max(end, now + remain_at(r, now) / rate(r));
+  }
   return end;
 }
 
-void MigCluster::update(double now) {
-  std::map<int, double> rates;  // all at the rates of the interval just ended
-  for (const auto& [id, r] : running_) rates[id] = rate(r);
-  for (auto& [id, r] : running_) {
-    r.remain = std::max(0.0, r.remain - (now - r.since) * rates[id]);
+// A job's rate changes only when its GPU's PCIe-bound count does, so records are kept per
+// GPU: brought up to date when a job starts or ends there (the rates of the interval just
+// ended), read with remain_at() in between.
+void MigCluster::update_gpu(int g, double now) {
+  for (const int id : jobs_on_.at(static_cast<std::size_t>(g))) {
+    Running& r = running_.at(id);
+    r.remain = std::max(0.0, remain_at(r, now));
     r.since = now;
   }
+}
+
+void MigCluster::update(double now) {
+  for (int g = 0; g < gpu_count(); ++g) update_gpu(g, now);
 }
 
 void MigCluster::start(const MigJob& j, const Placement& p, double now) {
   MigInstance& in = gpus_.at(static_cast<std::size_t>(p.gpu)).instances.at(static_cast<std::size_t>(p.instance));
   if (in.job >= 0 || !ready(p.gpu, now)) throw std::logic_error("MigCluster: instance busy or GPU reconfiguring");
-  update(now);  // the new job changes its GPU's PCIe-bound count: close the interval first
+  update_gpu(p.gpu, now);  // the new job changes its GPU's PCIe-bound count: close the interval first
   in.job = j.id;
+  --free_by_size_[in.slices];
   running_[j.id] = Running{j, p.gpu, p.instance, j.work, now};
+  jobs_on_.at(static_cast<std::size_t>(p.gpu)).push_back(j.id);
+  pcie_count_.at(static_cast<std::size_t>(p.gpu)) += j.pcie_bound();
 }
 
 void MigCluster::finish(int job, double now) {
-  update(now);  // the others' rates change with it gone
   const Running& r = running_.at(job);
-  gpus_.at(static_cast<std::size_t>(r.gpu)).instances.at(static_cast<std::size_t>(r.instance)).job = -1;
+  update_gpu(r.gpu, now);  // the others' rates change with it gone
+  MigInstance& in = gpus_.at(static_cast<std::size_t>(r.gpu)).instances.at(static_cast<std::size_t>(r.instance));
+  in.job = -1;
+  ++free_by_size_[in.slices];
+  std::vector<int>& on = jobs_on_.at(static_cast<std::size_t>(r.gpu));
+  on.erase(std::find(on.begin(), on.end(), job));
+  pcie_count_.at(static_cast<std::size_t>(r.gpu)) -= r.job.pcie_bound();
   running_.erase(job);
 }
 
@@ -103,8 +131,10 @@ void MigCluster::reconfigure(int g, const std::vector<int>& partition, double no
   if (!idle(g) || !valid_partition(partition, slices_))
     throw std::logic_error("MigCluster: only an idle GPU is reconfigured, into a valid partition");
   MigGpu& gpu = gpus_.at(static_cast<std::size_t>(g));
+  count_free(gpu, -1);
   gpu.instances.clear();
   for (const int s : partition) gpu.instances.push_back({s, -1});
+  count_free(gpu, +1);
   gpu.marked = false;
   gpu.ready_s = now + cost_s;
 }

@@ -51,6 +51,8 @@ class MigCluster {
   int free_instance(int g, int slices) const;   // exactly that size, lowest index; -1
   int best_fit_instance(int g, int slices) const;  // the smallest free one at least that size; -1
   int free_slices(int g) const;
+  int free_count(int slices) const;           // free instances of exactly that size, all GPUs
+  int free_count_at_least(int slices) const;  // free instances of that size or larger
   int pcie_jobs(int g) const;                   // PCIe-bound jobs running on it
   // Eq. 2 for `j` on GPU g, counting j among its PCIe-bound jobs.
   double slowdown_on(const MigJob& j, int g) const;
@@ -77,8 +79,14 @@ class MigCluster {
     double remain = 0, since = 0;
   };
   double rate(const Running& r) const;  // tokens/s predicted now
+  double remain_at(const Running& r, double now) const { return r.remain - (now - r.since) * rate(r); }
+  void update_gpu(int g, double now);   // its jobs' records brought up to now (their rates change)
+  void count_free(const MigGpu& g, int sign);
 
   std::vector<MigGpu> gpus_;
+  std::vector<int> pcie_count_;               // [GPU] PCIe-bound jobs running
+  std::vector<std::vector<int>> jobs_on_;     // [GPU] running job ids
+  std::map<int, int> free_by_size_;           // instance size -> free instances, all GPUs
   int slices_;
   double pcie_max_;
   std::map<int, Running> running_;  // by job id

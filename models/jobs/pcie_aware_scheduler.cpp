@@ -6,23 +6,21 @@ namespace arbsim::jobs {
 
 std::vector<Placement> PcieAwareScheduler::schedule(double now, const std::vector<const MigJob*>& waiting,
                                                     MigCluster& c) {
-  c.update(now);
-  std::vector<Placement> out;
+  std::vector<Placement> out;  // stage 1's records: MigCluster keeps them per GPU
   std::set<int> placed;
-  // Rounds until one places nothing and re-splits nothing (a GPU marked in a round and idle
-  // is re-split before the next).
+  // Rounds until a round re-splits nothing: a placement only raises its GPU's slowdown and
+  // takes an instance, so it never lets a job skipped earlier in the round in; a re-split
+  // (a GPU marked in the round and idle) may.
   reconfigure_marked(now, waiting, c);
   for (bool again = true; again;) {
-    again = false;
     for (const MigJob* j : waiting) {
       Placement p;
       if (placed.count(j->id) || !try_place(now, *j, c, &p)) continue;
       placed.insert(j->id);
       no_size_.erase(j->id);
       out.push_back(p);
-      again = true;
     }
-    again = reconfigure_marked(now, waiting, c) || again;
+    again = reconfigure_marked(now, waiting, c);
   }
   return out;
 }
@@ -55,7 +53,8 @@ bool PcieAwareScheduler::try_place(double now, const MigJob& j, MigCluster& c, P
   const bool starving = now - j.arrival_s >= p_.wait_time_threshold_s;
   std::vector<std::tuple<double, int, int, int>> cands;  // slowdown, free slices, GPU, instance
   bool any_size = false;
-  for (int g = 0; g < c.gpu_count(); ++g) {
+  const bool none = (starving ? c.free_count_at_least(j.slices) : c.free_count(j.slices)) == 0;
+  for (int g = 0; g < c.gpu_count() && !none; ++g) {
     const int inst = starving ? c.best_fit_instance(g, j.slices) : c.free_instance(g, j.slices);
     if (inst < 0) continue;
     any_size = true;  // a GPU being re-split with the size counts: the job waits for it

@@ -1,6 +1,6 @@
 // Seed 001 §4.2's PCIe bandwidth-aware scheduler, activated on every arrival, completion and
 // end of a reconfiguration, in rounds until a round places nothing:
-//   (1) records: the cluster's remaining work brought up to now (MigCluster::update);
+//   (1) records: each job's remaining work as of now (MigCluster keeps them per GPU);
 //   (2) a marked GPU that is idle is re-split for the jobs that found no instance of their
 //       size (partition_for) and unmarked;
 //   (3) for each waiting job, the ready GPUs with a free instance of its size (any size that

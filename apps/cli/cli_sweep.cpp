@@ -426,9 +426,14 @@ int dry_run(const std::string& exe, const SweepArgs& a, const SweepSpec& s, cons
 
 }  // namespace
 
+// The command as runs.txt and --dry-run list it: with the base config and the run directory
+// absolute, so it runs the same from any directory (a cluster job's, say).
 std::string sweep_command(const std::string& exe, const SweepSpec& s, const SweepRun& r, const std::string& out) {
+  SweepSpec where = s;
+  where.base = fs::absolute(s.base).lexically_normal().string();
+  const std::string dir = fs::absolute(out).lexically_normal().string();
   std::string cmd;
-  for (const std::string& a : run_argv(exe, s, r, out)) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
+  for (const std::string& a : run_argv(exe, where, r, dir)) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
   return cmd;
 }
 

@@ -4,6 +4,7 @@
 // sweep stops its runs; a summary that survives whatever the run directories hold.
 #include <gtest/gtest.h>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 #include <nlohmann/json.hpp>
 #include "tests/cli/cli_fixture.h"
@@ -63,6 +64,21 @@ TEST_F(Sweep, DryRunListsThePointsAndWritesNothing) {
   r = run({"sweep", "spec.yaml", "--out", "out", "-n"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("3 points, 3 complete, 0 to run"), std::string::npos) << r.out;
+}
+
+// runs.txt's commands run from any directory (issue 15): the base config and the run
+// directory are absolute. Point r0001's line, run from /, rewrites its results in place.
+TEST_F(Sweep, RunsTxtCommandsRunFromAnyDirectory) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2]\n");
+  ASSERT_EQ(run({"sweep", "spec.yaml", "--out", "out"}).code, 0);
+  const std::vector<std::string> cmds = lines(slurp(dir_ / "out/runs.txt"));
+  ASSERT_EQ(cmds.size(), 2u);
+  const fs::path here = fs::absolute(dir_).lexically_normal();
+  EXPECT_NE(cmds[0].find(" run " + (here / "base.yaml").string() + " "), std::string::npos) << cmds[0];
+  EXPECT_NE(cmds[0].find(" --out " + (here / "out/runs/r0001").string()), std::string::npos) << cmds[0];
+  fs::remove_all(dir_ / "out/runs/r0001");
+  ASSERT_EQ(std::system(("cd / && " + cmds[0] + " > /dev/null 2>&1").c_str()), 0) << cmds[0];
+  EXPECT_EQ(results("r0001")["seed"], 1);
 }
 
 // After the spec changes, the same directory holds points of other configs: none of them

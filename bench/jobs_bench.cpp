@@ -57,7 +57,7 @@ void run(int gpus, int jobs) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char**) {
   run(60, 1400);
   run(250, 10000);
   if (argc > 1) run(1000, 100000);  // minutes: `jobs_bench full`

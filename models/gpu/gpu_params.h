@@ -8,6 +8,12 @@
 
 namespace arbsim {
 
+// Whether a GPU of `slices` compute slices offers a MIG instance of `size` slices: an A100
+// (7 slices) offers 1g, 2g, 3g, 4g and 7g; a GPU of other `mig_slices` any size up to it.
+inline bool mig_size_offered(int size, int slices) {
+  return size >= 1 && size <= slices && (slices != 7 || (size != 5 && size != 6));
+}
+
 struct GpuParams {
   int copy_engines = 2;           // H2D and D2H engines apart (one: shared)
   int tags = 256;                 // outstanding reads of each copy engine

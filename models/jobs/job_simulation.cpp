@@ -74,8 +74,6 @@ class Run {
       cluster_.finish(it->first, now_);
       JobResult& r = results_[it->first];
       r.end_s = now_;
-      std::vector<int>& on = on_gpu_[static_cast<std::size_t>(r.gpu)];
-      on.erase(std::find(on.begin(), on.end(), it->first));
       dirty_.insert(r.gpu);
       it = live_.erase(it);
     }
@@ -88,7 +86,6 @@ class Run {
       live_[j->id] = Live{j, j->work, 0};
       const int slices = cluster_.gpu(p.gpu).instances.at(static_cast<std::size_t>(p.instance)).slices;
       results_[j->id] = JobResult{j->id, j->arrival_s, now_, 0, p.gpu, slices};
-      on_gpu_[static_cast<std::size_t>(p.gpu)].push_back(j->id);
       dirty_.insert(p.gpu);
     }
   }
@@ -99,7 +96,7 @@ class Run {
     for (const int g : dirty_) {
       std::vector<flow::FlowSpec> flows;
       std::vector<Live*> bound;
-      for (const int id : on_gpu_[static_cast<std::size_t>(g)]) {
+      for (const int id : cluster_.jobs_on(g)) {
         Live& l = live_.at(id);
         l.rate = l.job->base_throughput;
         if (!l.job->pcie_bound()) continue;
@@ -123,7 +120,6 @@ class Run {
   std::vector<const MigJob*> waiting_;
   std::map<int, Live> live_;
   std::map<int, JobResult> results_;
-  std::vector<std::vector<int>> on_gpu_ = std::vector<std::vector<int>>(static_cast<std::size_t>(cfg_.gpus));
   std::set<int> dirty_;  // GPUs whose jobs' rates must be recomputed
 };
 

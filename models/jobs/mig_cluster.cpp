@@ -7,8 +7,7 @@ namespace arbsim::jobs {
 bool valid_partition(const std::vector<int>& partition, int slices) {
   int used = 0;
   for (const int s : partition) {
-    const bool a100_size = slices != 7 || (s != 5 && s != 6);
-    if (s < 1 || s > slices || !a100_size) return false;
+    if (!mig_size_offered(s, slices)) return false;
     used += s;
   }
   return used <= slices;

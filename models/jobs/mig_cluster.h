@@ -5,6 +5,7 @@
 #pragma once
 #include <map>
 #include <vector>
+#include "models/gpu/gpu_params.h"
 #include "models/jobs/mig_perf_model.h"
 
 namespace arbsim::jobs {
@@ -71,6 +72,7 @@ class MigCluster {
   void reconfigure(int g, const std::vector<int>& partition, double now, double cost_s);
   double remain_work(int job) const { return running_.at(job).remain; }
   int running() const { return static_cast<int>(running_.size()); }
+  const std::vector<int>& jobs_on(int g) const { return jobs_on_.at(static_cast<std::size_t>(g)); }
 
  private:
   struct Running {
@@ -92,8 +94,8 @@ class MigCluster {
   std::map<int, Running> running_;  // by job id
 };
 
-// A valid split of a GPU of `slices` slices: instances of allowed sizes (an A100, 7 slices:
-// 1, 2, 3, 4, 7; other GPUs any size) adding up to at most `slices`.
+// A valid split of a GPU of `slices` slices: instances of offered sizes (mig_size_offered)
+// adding up to at most `slices`.
 bool valid_partition(const std::vector<int>& partition, int slices);
 
 }  // namespace arbsim::jobs

@@ -23,10 +23,8 @@ std::vector<int> partition_for(const std::vector<int>& sizes, int slices) {
   std::vector<int> out;
   int used = 0;
   for (const int s : want) {
-    std::vector<int> next = out;
-    next.push_back(s);
-    if (used + s > slices || !valid_partition(next, slices)) continue;
-    out = std::move(next);
+    if (used + s > slices || !mig_size_offered(s, slices)) continue;
+    out.push_back(s);
     used += s;
   }
   for (; used < slices; ++used) out.push_back(1);

@@ -282,8 +282,7 @@ int mig_profile_slices(const Reader& r, const std::string& key, const YAML::Node
   if (g == 0 || g > 4 || g >= text.size() || text[g] != 'g' || !memory_ok)
     r.fail(key, "expected a MIG profile such as 1g, 3g or 3g.20gb, got '" + text + "'");
   const int n = std::stoi(text.substr(0, g));
-  const bool a100 = slices == 7 && n != 5 && n != 6;
-  if (n < 1 || n > slices || (slices == 7 && !a100))
+  if (!mig_size_offered(n, slices))
     r.fail(key, "no " + std::to_string(n) + "g instance on a GPU of " + std::to_string(slices) +
                     " slices (mig_slices)" + (slices == 7 ? ": an A100 offers 1g, 2g, 3g, 4g and 7g" : ""));
   return n;

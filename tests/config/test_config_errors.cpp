@@ -8,8 +8,10 @@
 #include "platforms/config/config_error.h"
 #include "platforms/config/node_types.h"
 #include "platforms/topology/scenario.h"
+#include "tests/config/config_text.h"
 
 using namespace arbsim;
+using namespace arbsim::test;
 
 namespace {
 
@@ -25,22 +27,6 @@ const std::string kBase =
     "    - {up: sw0, down: gpu0}\n"                                                  // 8
     "apps:\n"                                                                        // 9
     "  - {name: a, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 4096}, count: 2}\n";  // 10
-
-std::string replace(std::string s, const std::string& from, const std::string& to) {
-  const std::size_t at = s.find(from);
-  if (at == std::string::npos) throw std::logic_error("test text lacks " + from);
-  return s.replace(at, from.size(), to);
-}
-
-// The message of the ConfigError `yaml` raises ("" if it loads).
-std::string error_of(const std::string& yaml) {
-  try {
-    load_scenario_text(yaml, {}, "bad.yaml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 

@@ -7,8 +7,10 @@
 #include "platforms/config/config_error.h"
 #include "platforms/topology/arbitration.h"
 #include "platforms/topology/scenario.h"
+#include "tests/config/config_text.h"
 
 using namespace arbsim;
+using namespace arbsim::test;
 
 namespace {
 
@@ -24,21 +26,6 @@ const std::string kBase =
     "    - {up: rc0, down: gpu1}\n"                                                // 8
     "apps:\n"                                                                      // 9
     "  - {name: a, type: copy_exec, gpu: gpu0/mig1, h2d_bytes: 1MiB, iterations: 1}\n";  // 10
-
-std::string replace(std::string s, const std::string& from, const std::string& to) {
-  const std::size_t at = s.find(from);
-  if (at == std::string::npos) throw std::logic_error("test text lacks " + from);
-  return s.replace(at, from.size(), to);
-}
-
-std::string error_of(const std::string& yaml) {
-  try {
-    load_scenario_text(yaml, {}, "bad.yaml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 

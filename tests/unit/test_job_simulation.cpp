@@ -6,21 +6,15 @@
 #include <stdexcept>
 #include <vector>
 #include "models/jobs/job_simulation.h"
+#include "tests/unit/mig_job.h"
 
 using namespace arbsim::jobs;
 
 namespace {
 
+// A job arriving at `arrival` (tests/unit/mig_job.h).
 MigJob job(int id, double arrival, double demand, double work = 100, int slices = 1) {
-  MigJob j;
-  j.id = id;
-  j.arrival_s = arrival;
-  j.slices = slices;
-  j.work = work;
-  j.base_throughput = 1;
-  j.pcie_demand_GBps = demand;
-  j.alpha = 1;
-  return j;
+  return arbsim::test::mig_job(id, demand, work, slices, arrival);
 }
 
 JobSimConfig cluster(int gpus, const std::string& scheduler) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 #include "models/jobs/mig_scheduler.h"
+#include "tests/unit/mig_job.h"
 
 using namespace arbsim::jobs;
 
@@ -14,17 +15,7 @@ namespace {
 
 const std::vector<int> k7x1g = {1, 1, 1, 1, 1, 1, 1};
 
-MigJob job(int id, double demand, double work = 100, int slices = 1, double arrival = 0) {
-  MigJob j;
-  j.id = id;
-  j.arrival_s = arrival;
-  j.slices = slices;
-  j.work = work;
-  j.base_throughput = 1;
-  j.pcie_demand_GBps = demand;
-  j.alpha = 1;
-  return j;
-}
+MigJob job(int id, double demand, double work = 100, int slices = 1) { return arbsim::test::mig_job(id, demand, work, slices); }
 
 std::vector<int> gpus_of(const std::vector<Placement>& ps) {
   std::vector<int> g;
@@ -65,7 +56,7 @@ TEST(MigSchedulers, PcieBoundJobsSpreadUnderPcieAwareAndPileUpUnderFirstFit) {
 // (20 x 2 / 30 = 1.33) run; C (2.0) waits at t = 0 and t = 10; at t = 60 it has waited the
 // threshold and runs at 2.0.
 TEST(MigSchedulers, DelayThresholdHoldsAJobUntilItHasWaitedTheWaitTimeThreshold) {
-  const MigJob a = job(0, 20), b = job(1, 20), c = job(2, 20, 100, 1, 0);
+  const MigJob a = job(0, 20), b = job(1, 20), c = job(2, 20);  // arriving at 0
   MigCluster cl(1, k7x1g, 30);
   auto s = make_mig_scheduler("pcie_aware", {1.5, 60, 0});
   EXPECT_EQ(s->schedule(0, {&a, &b, &c}, cl).size(), 2u);

@@ -41,9 +41,11 @@ bool PcieAwareScheduler::reconfigure_marked(double now, const std::vector<const 
 
 void PcieAwareScheduler::mark_earliest(double now, MigCluster& c) const {
   int best = -1;
+  double best_end = 0;
   for (int g = 0; g < c.gpu_count(); ++g) {
     if (c.gpu(g).marked) return;
-    if (best < 0 || c.gpu_end(g, now) < c.gpu_end(best, now)) best = g;
+    const double end = c.gpu_end(g, now);
+    if (best < 0 || end < best_end) best = g, best_end = end;
   }
   c.mark(best, true);
 }

@@ -35,6 +35,10 @@ class Fabric {
   // Programs every egress port's TC/VC map: vc8[tc] on an 8-VC link, scaled to each port's
   // VCs (models/pcie/tc_vc_map.h).
   virtual void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) = 0;
+  // Reloads the WRR port arbiter of walk direction `dir` with one weight per slot (the packet
+  // fabric; the flow fabric has no port arbiters and throws std::logic_error: config checks
+  // refuse WRR share control in flow fidelity).
+  virtual void set_port_weights(int dir, const std::vector<int>& weights) = 0;
   // Per walk direction (Scenario::walk): its statistics (complete after finish()), its VCs,
   // and its VC arbiter as results.json names it (none where this fidelity has no arbiter).
   virtual const EgressStats& link_stats(int dir) const = 0;

@@ -4,6 +4,7 @@
 // lists the settings it cannot represent (flow_limits.h).
 #pragma once
 #include <memory>
+#include <stdexcept>
 #include <vector>
 #include "models/flow/flow_fabric.h"
 #include "platforms/fabric.h"
@@ -16,6 +17,9 @@ class FlowLevelFabric : public Fabric {
 
   CopyExecutor& engine(int id) override { return *engines_.at(id); }
   void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override { fabric_->set_tc_map(vc8); }
+  void set_port_weights(int, const std::vector<int>&) override {
+    throw std::logic_error("the flow fabric has no port arbiters to reweight");
+  }
   const EgressStats& link_stats(int dir) const override { return fabric_->edge_stats(dir); }
   int link_vcs(int dir) const override { return fabric_->edge_vcs(dir); }
   std::optional<std::string> vc_arbiter(int) const override { return std::nullopt; }  // max-min, no arbiter

@@ -16,6 +16,7 @@ class PacketFabric : public Fabric {
 
   CopyExecutor& engine(int id) override { return *engines_.at(id); }
   void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override;
+  void set_port_weights(int dir, const std::vector<int>& weights) override { port(dir).set_port_weights(weights); }
   const EgressStats& link_stats(int dir) const override { return port(dir).stats(); }
   int link_vcs(int dir) const override { return port(dir).config().vcs; }
   std::optional<std::string> vc_arbiter(int dir) const override { return port(dir).vc_arbiter_name(); }

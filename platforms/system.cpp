@@ -3,6 +3,7 @@
 #include "models/host/priority_policy.h"
 #include "platforms/device_registry.h"
 #include "platforms/topology/batch_model.h"
+#include "platforms/topology/share_points.h"
 #include "testbenches/batch_app.h"
 #include "testbenches/copy_exec_app.h"
 #include "testbenches/periodic_app.h"
@@ -133,9 +134,30 @@ ShareLoop* System::share_loop() {
     p.decrease_factor = c.decrease_factor;
     p.increase_pct = c.increase_pct;
     p.min_share_pct = c.min_share_pct;
-    share_loop_ = std::make_unique<ShareLoop>(p, c.pcie, pcie_reference_GBps());
+    const ShareTarget target = !c.pcie ? ShareTarget::Sm : c.wrr ? ShareTarget::PcieWrr : ShareTarget::PcieRate;
+    share_loop_ = std::make_unique<ShareLoop>(p, target, pcie_reference_GBps());
+    if (target == ShareTarget::PcieWrr) steer_wrr_weights(*share_loop_);
   }
   return share_loop_.get();
+}
+
+// pcie_by: wrr: on every share change, reload the port arbiters where the apps' data is
+// separable (platforms/topology/share_points.h) with the weights the new shares give.
+void System::steer_wrr_weights(ShareLoop& loop) {
+  std::vector<WeightPoint> points = wrr_share_points(s_);
+  for (const WeightPoint& p : points)
+    for (const auto& [app, slot] : p.steers)
+      SC_REPORT_INFO("arbsim/share_control", ("app " + app + " steered by its WRR weight at " +
+                                              s_.walk[static_cast<std::size_t>(p.dir)].from + " -> " +
+                                              s_.walk[static_cast<std::size_t>(p.dir)].to + " (slot " +
+                                              std::to_string(slot) + ")").c_str());
+  loop.on_change([this, points = std::move(points)](const ShareLoop& l) {
+    for (const WeightPoint& p : points) {
+      std::vector<double> shares;
+      for (const auto& steer : p.steers) shares.push_back(l.share_pct(steer.first));
+      fabric_->set_port_weights(p.dir, share_weights(p, shares));
+    }
+  });
 }
 
 // One batch run-time for the whole system: batches of every batch app run atomically in

@@ -60,6 +60,7 @@ class System : public FabricControl {
   void make_devices();
   BatchRuntime& batch_runtime();
   ShareLoop* share_loop();
+  void steer_wrr_weights(ShareLoop& loop);
   double pcie_reference_GBps() const;
 
   const Scenario s_;

@@ -10,6 +10,7 @@ void ShareLoop::add(PeriodicApp* app) {
 void ShareLoop::report(const std::string& task, bool met) {
   if (aimd_.report(task, met) == 0) return;
   for (PeriodicApp* a : apps_) a->apply_share(aimd_.share_pct(a->task()));
+  if (on_change_) on_change_(*this);
 }
 
 PeriodicApp::PeriodicApp(sc_core::sc_module_name name, const AppSetup& setup, const PeriodicParams& p,
@@ -28,8 +29,9 @@ PeriodicApp::PeriodicApp(sc_core::sc_module_name name, const AppSetup& setup, co
 void PeriodicApp::apply_share(double pct) {
   if (pct != share_pct_) share_changes_.emplace_back(sc_core::sc_time_stamp().to_seconds() * 1e9, pct);
   share_pct_ = pct;
-  if (loop_ && loop_->pcie()) copy_rate_GBps_ = loop_->pcie_GBps() * pct / 100.0;
-  else if (loop_) driver_.gpu(setup_.gpu).set_sm_share(owner_, pct / 100.0);
+  if (!loop_) return;
+  if (loop_->target() == ShareTarget::PcieRate) copy_rate_GBps_ = loop_->pcie_GBps() * pct / 100.0;
+  else if (loop_->target() == ShareTarget::Sm) driver_.gpu(setup_.gpu).set_sm_share(owner_, pct / 100.0);
 }
 
 // A release: the next one is due a period later while the task has jobs left.

@@ -118,6 +118,14 @@ void EgressPort::set_tc_map(const std::array<uint8_t, kNumTcs>& tc_to_vc) {
   if (released) wake_.notify(sc_core::SC_ZERO_TIME);  // a held head may go now
 }
 
+// Every VC's port arbiter gets the same table, as the config gives every VC the same spec.
+void EgressPort::set_port_weights(const std::vector<int>& weights) {
+  for (auto& a : port_arb_)
+    if (!a->set_weights(weights))
+      SC_REPORT_ERROR("arbsim/egress", (std::string(name()) + ": port arbiter " + a->describe() +
+                                        " has no weights to set at run time").c_str());
+}
+
 // Ingress VCs of a slot are visited lowest first, so a later (higher) one that maps onto
 // the same egress VC overwrites choice_: the highest ingress VC goes first (a fixed,
 // documented tie-break, docs/architecture.md).

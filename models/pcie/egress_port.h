@@ -43,6 +43,10 @@ class EgressPort : public sc_core::sc_module {
   // VC may change only when no transactions of the TCs it loses are outstanding (PCIe Base
   // Spec §7.9.1.7; docs/pcie-reference.md §4), which keeps a transfer's writes in order.
   void set_tc_map(const std::array<uint8_t, kNumTcs>& tc_to_vc);
+  // Reloads every VC's port arbitration table from one weight per slot (a WRR port arbiter;
+  // driver.share_control acting on PCIe shares by WRR weights). Takes effect at the next
+  // arbitration; sc_report error if the port arbiter has no weights (config checks prevent it).
+  void set_port_weights(const std::vector<int>& weights);
   std::string vc_arbiter_name() const { return vc_arb_->describe(); }
   void trace(sc_core::sc_trace_file* tf, const std::string& prefix);
   // Closes the accounting at the end of the run (`end`): stall intervals, the busy time and

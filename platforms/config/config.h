@@ -106,6 +106,7 @@ const char* to_string(PolicyKind p);  // static, rr, priority_s, priority_l, qos
 struct ShareControlCfg {
   bool on = false;                 // kind: none | aimd
   bool pcie = false;               // acts_on: sm | pcie
+  bool wrr = false;                // pcie_by: rate (paced copies) | wrr (port-arbiter weights)
   double decrease_factor = 0.5, increase_pct = 1.0, min_share_pct = 1.0;
   double pcie_GBps = 0;            // a PCIe share of 100 %; 0 = the first GPU link's MWr bandwidth
 };

@@ -185,6 +185,14 @@ void check_flow_policy(const Reader& driver, const Config& cfg) {
                         "does not model; use static or rr, or sim.fidelity: packet");
 }
 
+// Likewise the flow mode has no port arbiters whose WRR weights share control could set.
+void check_flow_share_control(const Reader& driver, const Config& cfg) {
+  if (cfg.sim.fidelity != Fidelity::Flow || !cfg.driver.share_control.wrr) return;
+  driver.map("share_control").fail("pcie_by", "pcie_by: wrr sets WRR port-arbiter weights, which sim.fidelity: flow "
+                                              "does not model (it shares links max-min); use pcie_by: rate, or "
+                                              "sim.fidelity: packet");
+}
+
 // A periodic app's SM or PCIe share is the controller's to set when it acts on that share: a
 // fixed one too would be silently overridden.
 void check_sm_shares(const Reader& top, const Config& cfg) {
@@ -218,6 +226,7 @@ Config parse_config(const std::string& text, const std::string& path, const std:
   cfg.driver = parse_driver(top.map("driver"));
   cfg.driver_origin = top.map("driver").origin();
   check_flow_policy(top.map("driver"), cfg);
+  check_flow_share_control(top.map("driver"), cfg);
   cfg.apps = parse_apps(top, cfg.platform);
   check_sm_shares(top, cfg);
   cfg.effective = root;

@@ -22,7 +22,7 @@ const char* to_string(PolicyKind p) {
 namespace {
 
 ShareControlCfg parse_share_control(const Reader& r) {
-  r.allow({"kind", "acts_on", "decrease_factor", "increase_pct", "min_share_pct", "pcie_GBps"});
+  r.allow({"kind", "acts_on", "pcie_by", "decrease_factor", "increase_pct", "min_share_pct", "pcie_GBps"});
   ShareControlCfg c;
   c.on = r.one_of("kind", "none", {"none", "aimd"}) == "aimd";
   c.pcie = r.one_of("acts_on", "sm", {"sm", "pcie"}) == "pcie";
@@ -30,6 +30,11 @@ ShareControlCfg parse_share_control(const Reader& r) {
   c.increase_pct = r.number_in("increase_pct", 1.0, 0, 100);
   c.min_share_pct = r.number_in("min_share_pct", 1.0, 0.01, 100);
   c.pcie_GBps = r.rate_in("pcie_GBps", 0, 0, 1e6);
+  c.wrr = r.one_of("pcie_by", "rate", {"rate", "wrr"}) == "wrr";
+  if (c.wrr && !c.pcie) r.fail("pcie_by", "pcie_by sets how PCIe shares act; it needs acts_on: pcie");
+  if (c.wrr && c.pcie_GBps > 0)
+    r.fail("pcie_GBps", "pcie_GBps is the rate of a 100 % share paced at the copy engine (pcie_by: rate); "
+                        "pcie_by: wrr scales port-arbiter weights instead");
   return c;
 }
 

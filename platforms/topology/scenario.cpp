@@ -4,6 +4,7 @@
 #include <algorithm>
 #include "platforms/config/reader.h"
 #include "platforms/topology/arbitration.h"
+#include "platforms/topology/share_points.h"
 
 namespace arbsim {
 
@@ -192,6 +193,7 @@ Scenario make_scenario(Config cfg) {
     if (!is_leaf(pf.nodes[i])) b.route(static_cast<int>(i));
   s.first_engine_ = b.engines();
   b.units();
+  wrr_share_points(s);  // refuses share control that WRR weights cannot carry out
   return s;
 }
 

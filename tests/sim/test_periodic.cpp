@@ -160,3 +160,54 @@ TEST(Periodic, AFixedPcieShareUnderAPcieControllerIsAConfigError) {
 }
 
 }  // namespace
+
+namespace {
+
+// PCIe shares by WRR weights (driver.share_control pcie_by: wrr). Three GPUs under sw0 with
+// host-pushed H2D data: at cpu0 -> sw0 each GPU's host DMA engine is its own WRR requester
+// (base weights 1). high (gpu0) misses every deadline with 4-KiB jobs every 10 us, so low's
+// share halves 7 times, to the 1 % floor, by ~70 us: low's weight 1 against bulk's 100.
+// bulk (gpu2) copies 64 MiB, low 16 MiB, both from 0. The link is work-conserving, so the
+// makespan M is the 80 MiB at the link's rate C = 80 MiB / M, whatever the weights. With the
+// controller low gets 1/101 of the link while bulk copies: bulk ends at ~(64 MiB / C) x 1.01
+// = 0.808 M and low last, at M. Without it (round robin) both move at C/2 until low's 16 MiB
+// are in: low ends at 32 MiB / C = 0.4 M.
+const std::string kWrrShares = R"(platform:
+  name: three-gpus
+  h2d_mode: push
+  defaults: {link: {gen: 3, width: 16}}
+  nodes:
+    - {name: cpu0, type: root_complex}
+    - {name: sw0, type: switch}
+    - {name: gpu0, type: gpu}
+    - {name: gpu1, type: gpu}
+    - {name: gpu2, type: gpu}
+  links:
+    - {up: cpu0, down: sw0, arbitration_down: {port_arbiter: {type: wrr, weights: [1, 1, 1, 1, 1]}}}
+    - {up: sw0, down: gpu0}
+    - {up: sw0, down: gpu1}
+    - {up: sw0, down: gpu2}
+driver:
+  share_control: {kind: aimd, acts_on: pcie, pcie_by: wrr}
+apps:
+  - {name: high, type: periodic, gpu: gpu0, priority: 2, period_ns: 10us, deadline_ns: 1ns, h2d_bytes: 4KiB, count: 8}
+  - {name: low, type: periodic, gpu: gpu1, priority: 1, period_ns: 1s, h2d_bytes: 16MiB, count: 1}
+  - {name: bulk, type: copy_exec, gpu: gpu2, h2d_bytes: 64MiB, iterations: 1}
+)";
+
+TEST(Periodic, AimdOnWrrWeightsHoldsTheLowerTaskToItsWeight) {
+  SimOutcome o = run_yaml(kWrrShares);
+  const double m = o.results["makespan_ns"].get<double>();
+  EXPECT_EQ(app(o, "low")["periodic"]["share_changes"].back()[1].get<double>(), 1.0);
+  EXPECT_NEAR(series(o, "low")[0][1].get<double>() / m, 1.0, 0.005);
+  EXPECT_NEAR(app(o, "bulk")["last_done_ns"].get<double>() / m, 0.8 * 1.01, 0.008);
+}
+
+TEST(Periodic, WithoutTheControllerTheWrrLinkSplitsEvenly) {
+  std::string yaml = kWrrShares;
+  yaml.replace(yaml.find("{kind: aimd, acts_on: pcie, pcie_by: wrr}"), 41, "{kind: none}");
+  SimOutcome o = run_yaml(yaml);
+  EXPECT_NEAR(series(o, "low")[0][1].get<double>() / o.results["makespan_ns"].get<double>(), 0.4, 0.004);
+}
+
+}  // namespace

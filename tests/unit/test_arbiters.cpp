@@ -201,6 +201,29 @@ TEST(Wrr, RejectsBadTables) {
   EXPECT_THROW(WeightedRoundRobinArbiter::expand_weights({2, -1}), std::invalid_argument);
 }
 
+// A reload (share control by WRR weights): the new table from the weights, the scan from
+// phase 0 again; [1, 3] -> [1, 0, 1, 1] by the smooth interleave.
+TEST(Wrr, SetWeightsReloadsTheTableFromPhaseZero) {
+  WeightedRoundRobinArbiter a(2, {0, 1});
+  a.grant(0b11);  // pointer at phase 1
+  ASSERT_TRUE(a.set_weights({1, 3}));
+  EXPECT_EQ(a.phases(), (std::vector<int>{1, 0, 1, 1}));
+  EXPECT_EQ(a.phase_pointer(), 0);
+  std::vector<int> got;
+  for (int i = 0; i < 8; ++i) got.push_back(a.grant(0b11));
+  EXPECT_EQ(got, (std::vector<int>{1, 0, 1, 1, 1, 0, 1, 1}));  // 3 : 1
+  EXPECT_THROW(a.set_weights({1, 1, 1}), std::invalid_argument);  // one weight per requester
+  EXPECT_THROW(a.set_weights({0, 0}), std::invalid_argument);
+}
+
+TEST(Wrr, OnlyWeightedArbitersTakeWeights) {
+  RoundRobinArbiter rr(2);
+  EXPECT_FALSE(rr.set_weights({1, 1}));
+  StarvationGuard guarded(std::make_unique<WeightedRoundRobinArbiter>(2, std::vector<int>{0, 1}), 8);
+  EXPECT_TRUE(guarded.set_weights({3, 1}));  // the guard passes them to its inner arbiter
+  EXPECT_EQ(guarded.describe(), "wrr[0,0,1,0]+starve(8)");
+}
+
 // ---------------------------------------------------------------- starvation guard
 
 std::unique_ptr<Arbiter> guarded_strict(int n, int x) {

@@ -71,6 +71,12 @@ class Arbiter {
 
   virtual int requesters() const = 0;
   virtual std::string describe() const = 0;  // e.g. "rr", "wrr[0,0,0,1]", "strict+starve(16)"
+
+  // Reprograms a weighted arbiter at run time (one weight per requester, as ArbiterSpec::
+  // weights), as software reloads a port arbitration table (docs/pcie-reference.md §4).
+  // Returns false when this arbiter has no weights to set (rr, strict, an RTL arbiter whose
+  // table is synthesised in). Throws std::invalid_argument on bad weights.
+  virtual bool set_weights(const std::vector<int>& /*weights*/) { return false; }
 };
 
 // What the config says about one arbiter (docs/config.md, key `vc_arbiter` / `port_arbiter`).

@@ -28,6 +28,8 @@ class StarvationGuard : public Arbiter {
   void reset() override;                  // clears counters and resets the inner arbiter
   int requesters() const override { return n_; }
   std::string describe() const override;  // inner + "+starve(x)"
+  // The inner arbiter's weights; the wait counters carry on.
+  bool set_weights(const std::vector<int>& weights) override { return inner_->set_weights(weights); }
 
   int threshold() const { return int(threshold_); }
   uint32_t wait_count(int requester) const { return wait_[size_t(requester)]; }

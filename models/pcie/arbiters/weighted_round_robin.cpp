@@ -55,11 +55,25 @@ int checked_total(const std::vector<int>& weights) {
 }  // namespace
 
 WeightedRoundRobinArbiter::WeightedRoundRobinArbiter(int n_requesters, std::vector<int> phases)
-    : n_(n_requesters), table_(std::move(phases)), fallback_(checked_requesters(n_)) {
-  check_phases(n_, table_);
+    : n_(n_requesters), fallback_(checked_requesters(n_)) {
+  load(std::move(phases));
+}
+
+void WeightedRoundRobinArbiter::load(std::vector<int> phases) {
+  check_phases(n_, phases);
+  table_ = std::move(phases);
   in_table_ = table_;
   std::sort(in_table_.begin(), in_table_.end());
   in_table_.erase(std::unique(in_table_.begin(), in_table_.end()), in_table_.end());
+  phase_ = 0;
+}
+
+bool WeightedRoundRobinArbiter::set_weights(const std::vector<int>& weights) {
+  if (static_cast<int>(weights.size()) != n_)
+    throw std::invalid_argument("wrr arbiter: " + std::to_string(weights.size()) + " weights for " +
+                                std::to_string(n_) + " requesters");
+  load(expand_weights(weights));
+  return true;
 }
 
 // Smooth WRR (as in nginx): each step every requester's score grows by its weight, the

@@ -30,11 +30,15 @@ class WeightedRoundRobinArbiter : public Arbiter {
   void reset() override;
   int requesters() const override { return n_; }
   std::string describe() const override;  // "wrr[0,0,1,0]"
+  // A new table expanded from `weights` (one per requester); the scan restarts at phase 0,
+  // as after a table load. Throws std::invalid_argument on a wrong count or bad weights.
+  bool set_weights(const std::vector<int>& weights) override;
 
   const std::vector<int>& phases() const { return table_; }
   int phase_pointer() const { return phase_; }  // next phase the scan starts at
 
  private:
+  void load(std::vector<int> phases);
   int grant_from_table(const Requests& req);
   bool any_in_table(const Requests& req) const;
 

@@ -1,0 +1,103 @@
+// Where share control by WRR weights acts (platforms/topology/share_points.h): the points on
+// hand-drawn platforms, the weights a share gives, and the configurations it refuses (an app
+// the controller may slow that no WRR port arbiter separates; the flow fidelity; keys of the
+// other mechanism). No SystemC.
+#include <gtest/gtest.h>
+#include "platforms/topology/share_points.h"
+#include "tests/config/config_text.h"
+
+using namespace arbsim;
+using namespace arbsim::test;
+
+namespace {
+
+// cpu0's port arbiter toward sw0 has 5 requesters: 0 = the sw0 port, 1 = memory, 2-4 = the
+// host DMA engines of gpu0-gpu2 (docs/config.md "Port arbiter at a root complex").
+const std::string kThreeGpus = R"(platform:
+  name: three-gpus
+  h2d_mode: push
+  defaults: {link: {gen: 3, width: 16}}
+  nodes:
+    - {name: cpu0, type: root_complex}
+    - {name: sw0, type: switch}
+    - {name: gpu0, type: gpu}
+    - {name: gpu1, type: gpu}
+    - {name: gpu2, type: gpu}
+  links:
+    - {up: cpu0, down: sw0, arbitration_down: {port_arbiter: {type: wrr, weights: [1, 1, 2, 1, 3]}}}
+    - {up: sw0, down: gpu0}
+    - {up: sw0, down: gpu1}
+    - {up: sw0, down: gpu2}
+driver:
+  share_control: {kind: aimd, acts_on: pcie, pcie_by: wrr}
+apps:
+  - {name: high, type: periodic, gpu: gpu0, priority: 2, period_ns: 10us, h2d_bytes: 4KiB, count: 8}
+  - {name: low, type: periodic, gpu: gpu1, priority: 1, period_ns: 1s, h2d_bytes: 16MiB, count: 1}
+)";
+
+TEST(SharePoints, EachAppIsSteeredAtItsHostDmaEngineSlot) {
+  const Scenario s = load_scenario_text(kThreeGpus);
+  const std::vector<WeightPoint> p = wrr_share_points(s);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(s.walk[static_cast<std::size_t>(p[0].dir)].from, "cpu0");
+  EXPECT_EQ(s.walk[static_cast<std::size_t>(p[0].dir)].to, "sw0");
+  EXPECT_EQ(p[0].base, (std::vector<int>{1, 1, 2, 1, 3}));
+  using Steer = std::pair<std::string, int>;
+  EXPECT_EQ(p[0].steers, (std::vector<Steer>{{"high", 2}, {"low", 3}}));
+}
+
+// K = min(100, 65536 / 8) = 100: every weight x 100, low's also x 25 %, high's x 100 %.
+TEST(SharePoints, AShareScalesTheSlotsConfiguredWeight) {
+  const std::vector<WeightPoint> p = wrr_share_points(load_scenario_text(kThreeGpus));
+  EXPECT_EQ(share_weights(p[0], {100, 25}), (std::vector<int>{100, 100, 200, 25, 300}));
+  EXPECT_EQ(share_weights(p[0], {100, 0.2}), (std::vector<int>{100, 100, 200, 1, 300}));  // at least 1
+  WeightPoint big = p[0];
+  big.base = {1000, 1000, 1000, 1000, 1000};  // 65536 / 5000 = 13
+  EXPECT_EQ(share_weights(big, {100, 50}), (std::vector<int>{13000, 13000, 13000, 6500, 13000}));
+}
+
+TEST(SharePoints, NoneWithoutWrrShareControl) {
+  EXPECT_TRUE(wrr_share_points(load_scenario_text(replace(kThreeGpus, ", pcie_by: wrr", ""))).empty());
+}
+
+// Host-to-device reads: both GPUs' data leaves cpu0 through its memory port (slot 1).
+TEST(SharePoints, ReadsOfAllGpusShareTheMemorySlotAndAreRefused) {
+  const std::string e = error_of(replace(kThreeGpus, "  h2d_mode: push\n", ""));
+  EXPECT_NE(e.find("bad.yaml:16: driver.share_control: pcie_by: wrr cannot slow app 'low'"), std::string::npos) << e;
+  EXPECT_NE(e.find("cpu0 -> sw0: slot 1 carries 2 periodic apps' data"), std::string::npos) << e;
+  EXPECT_NE(e.find("sw0 -> gpu1: port arbiter rr, not wrr"), std::string::npos) << e;
+}
+
+TEST(SharePoints, NoWrrArbiterOnThePathIsRefused) {
+  const std::string e =
+      error_of(replace(kThreeGpus, ", arbitration_down: {port_arbiter: {type: wrr, weights: [1, 1, 2, 1, 3]}}", ""));
+  EXPECT_NE(e.find("cannot slow app 'low'"), std::string::npos) << e;
+  EXPECT_NE(e.find("cpu0 -> sw0: port arbiter rr, not wrr"), std::string::npos) << e;
+}
+
+// The top-priority app is never slowed, so it need not be separable.
+TEST(SharePoints, AZeroWeightSlotIsNoPointButOnlyTheSlowedAppMustHaveOne) {
+  const std::string e = error_of(replace(kThreeGpus, "weights: [1, 1, 2, 1, 3]", "weights: [1, 1, 2, 0, 3]"));
+  EXPECT_NE(e.find("cpu0 -> sw0: slot 3 has weight 0"), std::string::npos) << e;
+  const Scenario s = load_scenario_text(replace(kThreeGpus, "weights: [1, 1, 2, 1, 3]", "weights: [1, 1, 0, 1, 3]"));
+  using Steer = std::pair<std::string, int>;
+  EXPECT_EQ(wrr_share_points(s)[0].steers, (std::vector<Steer>{{"low", 3}}));
+}
+
+TEST(SharePoints, TheFlowFidelityIsRefused) {
+  const std::string e = error_of(replace(kThreeGpus, "driver:\n", "sim: {fidelity: flow}\ndriver:\n"));
+  EXPECT_NE(e.find("driver.share_control.pcie_by: pcie_by: wrr sets WRR port-arbiter weights, which sim.fidelity: "
+                   "flow does not model"), std::string::npos) << e;
+}
+
+TEST(SharePoints, KeysOfTheOtherMechanismAreRefused) {
+  std::string e = error_of(replace(kThreeGpus, "acts_on: pcie, ", ""));
+  EXPECT_NE(e.find("driver.share_control.pcie_by: pcie_by sets how PCIe shares act; it needs acts_on: pcie"),
+            std::string::npos) << e;
+  e = error_of(replace(kThreeGpus, "pcie_by: wrr", "pcie_by: wrr, pcie_GBps: 10"));
+  EXPECT_NE(e.find("driver.share_control.pcie_GBps: pcie_GBps is the rate of a 100 % share"), std::string::npos) << e;
+  e = error_of(replace(kThreeGpus, "pcie_by: wrr", "pcie_by: weights"));
+  EXPECT_NE(e.find("driver.share_control.pcie_by"), std::string::npos) << e;
+}
+
+}  // namespace

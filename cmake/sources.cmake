@@ -13,7 +13,8 @@ foreach(_f models/pcie/link_timing models/pcie/dllp_tables models/pcie/tlp_types
            models/batch/batch_predictor models/batch/edf_test models/batch/batch_model
            models/flow/max_min models/flow/flow_network models/flow/flow_scheduler testbenches/app_params
            models/jobs/mig_perf_model models/jobs/mig_cluster models/jobs/mig_scheduler
-           models/jobs/first_fit_scheduler models/jobs/pcie_aware_scheduler models/jobs/job_simulation)
+           models/jobs/first_fit_scheduler models/jobs/pcie_aware_scheduler models/jobs/job_simulation
+           models/jobs/job_workload)
   list(APPEND ARBSIM_CORE_SRC ${ARBSIM_ROOT}/${_f}.cpp)
 endforeach()
 

@@ -22,5 +22,6 @@ constexpr int kExitOk = 0, kExitModelError = 1, kExitBadInput = 2, kExitIoError 
 int cmd_run(const RunArgs& a);
 int cmd_validate(const RunArgs& a);
 int cmd_predict(const RunArgs& a);
+int cmd_jobs(const RunArgs& a);
 
 }  // namespace arbsim

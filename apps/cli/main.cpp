@@ -26,6 +26,7 @@ const char* kUsage =
     "  run CONFIG       simulate CONFIG; writes DIR/results.json, run.json, config.effective.yaml, sim.log\n"
     "  validate CONFIG  check CONFIG and print the resolved config; exit 2 on any error\n"
     "  predict CONFIG   seed 002 batch latencies and EDF check of CONFIG's batch apps, without simulating\n"
+    "  jobs CONFIG      seed 001's MIG job scheduling (docs/mig-scheduling.md); DIR/results.json, jobs.csv\n"
     "  sweep SPEC       run every point of SPEC (docs/sweeps.md) as parallel processes; DIR/summary.csv\n"
     "  --version        the simulator's version and build type\n"
     "Exit codes: 0 ok, 1 model error, 2 bad input, 3 outputs could not be written. Config format: docs/config.md.\n";
@@ -58,6 +59,10 @@ const std::map<std::string, Command> kCommands = {
     {"predict",
      {"pcie-arbsim predict CONFIG [options]: predicted timelines of CONFIG's batch apps (seed 002) for each\n"
       "method, and the EDF check of those with a period; with --out, also DIR/predict.json.",
+      "CONFIG"}},
+    {"jobs",
+     {"pcie-arbsim jobs CONFIG [options]: seed 001's job level: jobs placed on MIG instances by a scheduler, each at\n"
+      "the PCIe share of its GPU's link (docs/mig-scheduling.md); with --out, DIR/results.json and jobs.csv.",
       "CONFIG"}},
     {"sweep",
      {"pcie-arbsim sweep SPEC [options]: run every point of SPEC (docs/sweeps.md), N at a time; DIR/summary.csv.\n"
@@ -95,7 +100,7 @@ po::options_description options_of(const std::string& cmd) {
     return o;
   }
   add_config_options(o);
-  if (cmd == "run" || cmd == "predict") o.add_options()("out,o", po::value<std::string>(), "output directory");
+  if (cmd == "run" || cmd == "predict" || cmd == "jobs") o.add_options()("out,o", po::value<std::string>(), "output directory");
   if (cmd == "run" || cmd == "validate") add_run_options(o);
   return o;
 }
@@ -162,6 +167,7 @@ int run_command(const std::string& cmd, int argc, char** argv) {
   const RunArgs a = run_args(vm, argc, argv);
   if (cmd == "run") return cmd_run(a);
   if (cmd == "validate") return cmd_validate(a);
+  if (cmd == "jobs") return cmd_jobs(a);
   return cmd_predict(a);
 }
 

@@ -13,9 +13,12 @@ namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
+// A running job's progress, brought up to date only when its rate changes (its GPU's jobs
+// change): remaining work as of `since`, and its end at the current rate in the event set.
 struct Live {
   const MigJob* job = nullptr;
-  double remain = 0, rate = 0;
+  double remain = 0, rate = 0, since = 0;
+  std::set<std::pair<double, int>>::iterator end;
 };
 
 class Run {
@@ -44,11 +47,12 @@ class Run {
                                   " slices, work and throughput > 0, a demand within PCIe_max, arrival >= 0");
   }
 
-  // The next arrival, completion or end of a reconfiguration.
+  // The next arrival, completion or end of a reconfiguration (GPUs scanned only when a
+  // re-split takes time).
   double next_event() const {
     double t = next_ < jobs_.size() ? jobs_[next_].arrival_s : kNever;
-    for (const auto& [id, l] : live_) t = std::min(t, now_ + l.remain / l.rate);
-    for (int g = 0; g < cluster_.gpu_count(); ++g)
+    if (!ends_.empty()) t = std::min(t, ends_.begin()->first);
+    for (int g = 0; cfg_.params.reconfig_s > 0 && g < cluster_.gpu_count(); ++g)
       if (cluster_.gpu(g).ready_s > now_) t = std::min(t, cluster_.gpu(g).ready_s);
     return t;
   }
@@ -56,7 +60,6 @@ class Run {
   void step() {
     const double t = next_event();
     if (t == kNever) throw std::runtime_error("jobs wait with nothing running: the scheduler cannot place them");
-    for (auto& [id, l] : live_) l.remain -= (t - now_) * l.rate;
     now_ = t;
     finish_due();
     while (next_ < jobs_.size() && jobs_[next_].arrival_s <= now_) waiting_.push_back(&jobs_[next_++]);
@@ -64,18 +67,16 @@ class Run {
     rates();
   }
 
-  // Jobs whose end is now (within rounding of the subtraction above).
+  // Jobs whose end is now.
   void finish_due() {
-    for (auto it = live_.begin(); it != live_.end();) {
-      if (it->second.remain > 1e-9 * it->second.job->work) {
-        ++it;
-        continue;
-      }
-      cluster_.finish(it->first, now_);
-      JobResult& r = results_[it->first];
+    while (!ends_.empty() && ends_.begin()->first <= now_) {
+      const int id = ends_.begin()->second;
+      ends_.erase(ends_.begin());
+      cluster_.finish(id, now_);
+      JobResult& r = results_[id];
       r.end_s = now_;
       dirty_.insert(r.gpu);
-      it = live_.erase(it);
+      live_.erase(id);
     }
   }
 
@@ -83,11 +84,17 @@ class Run {
     for (const Placement& p : sched_->schedule(now_, waiting_, cluster_)) {
       const MigJob* j = *std::find_if(waiting_.begin(), waiting_.end(), [&](const MigJob* w) { return w->id == p.job; });
       waiting_.erase(std::find(waiting_.begin(), waiting_.end(), j));
-      live_[j->id] = Live{j, j->work, 0};
+      live_[j->id] = Live{j, j->work, 0, now_, ends_.end()};
       const int slices = cluster_.gpu(p.gpu).instances.at(static_cast<std::size_t>(p.instance)).slices;
-      results_[j->id] = JobResult{j->id, j->arrival_s, now_, 0, p.gpu, slices};
+      results_[j->id] = JobResult{j->id, j->arrival_s, now_, 0, p.gpu, slices, predicted_exec(*j, p.gpu)};
       dirty_.insert(p.gpu);
     }
+  }
+
+  // Eq. 2-3 at the job's start, with the PCIe-bound jobs on its GPU then (itself included).
+  double predicted_exec(const MigJob& j, int g) const {
+    const double sd = j.pcie_bound() ? slowdown(j.alpha, j.pcie_demand_GBps, cfg_.pcie_max_GBps, cluster_.pcie_jobs(g)) : 1;
+    return exec_time(j.work, j.base_throughput, sd);
   }
 
   // A GPU's link shared max-min among its PCIe-bound jobs, each capped at its demand; only
@@ -98,17 +105,26 @@ class Run {
       std::vector<Live*> bound;
       for (const int id : cluster_.jobs_on(g)) {
         Live& l = live_.at(id);
+        l.remain -= (now_ - l.since) * l.rate;
+        l.since = now_;
         l.rate = l.job->base_throughput;
         if (!l.job->pcie_bound()) continue;
         flows.push_back({{{0, 1.0, false}}, l.job->pcie_demand_GBps});
         bound.push_back(&l);
       }
-      if (flows.empty()) continue;
-      const std::vector<double> share = flow::max_min_rates({cfg_.pcie_max_GBps}, flows);
-      for (std::size_t k = 0; k < bound.size(); ++k)
-        bound[k]->rate = bound[k]->job->base_throughput * std::min(1.0, share[k] / bound[k]->job->pcie_demand_GBps);
+      if (!flows.empty()) {
+        const std::vector<double> share = flow::max_min_rates({cfg_.pcie_max_GBps}, flows);
+        for (std::size_t k = 0; k < bound.size(); ++k)
+          bound[k]->rate = bound[k]->job->base_throughput * std::min(1.0, share[k] / bound[k]->job->pcie_demand_GBps);
+      }
+      for (const int id : cluster_.jobs_on(g)) reschedule_end(id, live_.at(id));
     }
     dirty_.clear();
+  }
+
+  void reschedule_end(int id, Live& l) {
+    if (l.end != ends_.end()) ends_.erase(l.end);
+    l.end = ends_.insert({now_ + std::max(0.0, l.remain) / l.rate, id}).first;
   }
 
   JobSimConfig cfg_;
@@ -119,6 +135,7 @@ class Run {
   double now_ = 0;
   std::vector<const MigJob*> waiting_;
   std::map<int, Live> live_;
+  std::set<std::pair<double, int>> ends_;  // (end at the current rates, job id)
   std::map<int, JobResult> results_;
   std::set<int> dirty_;  // GPUs whose jobs' rates must be recomputed
 };

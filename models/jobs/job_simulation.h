@@ -26,7 +26,11 @@ struct JobResult {
   int id = 0;
   double arrival_s = 0, start_s = 0, end_s = 0;
   int gpu = -1, instance_slices = 0;
+  // What the performance model (Eq. 2-3) predicted at the start for its execution, with
+  // the PCIe-bound jobs on its GPU then; the simulation's shares say how well it predicts.
+  double predicted_exec_s = 0;
   double jct_s() const { return end_s - arrival_s; }  // wait + execution (§5.2)
+  double exec_s() const { return end_s - start_s; }
 };
 
 // Runs `jobs` (any order; arrival times >= 0) to completion. Throws std::invalid_argument on

@@ -26,8 +26,17 @@ MigCluster::MigCluster(int gpus, const std::vector<int>& partition, double pcie_
 }
 
 void MigCluster::count_free(const MigGpu& g, int sign) {
-  for (const MigInstance& i : g.instances)
+  for (const MigInstance& i : g.instances) {
     if (i.job < 0) free_by_size_[i.slices] += sign;
+    all_by_size_[i.slices] += sign;
+  }
+}
+
+int MigCluster::instance_count_at_least(int slices, bool exact) const {
+  int n = 0;
+  for (auto it = all_by_size_.lower_bound(slices); it != all_by_size_.end() && (!exact || it->first == slices); ++it)
+    n += it->second;
+  return n;
 }
 
 int MigCluster::free_count(int slices) const {
@@ -134,7 +143,7 @@ void MigCluster::reconfigure(int g, const std::vector<int>& partition, double no
   gpu.instances.clear();
   for (const int s : partition) gpu.instances.push_back({s, -1});
   count_free(gpu, +1);
-  gpu.marked = false;
+  mark(g, false);
   gpu.ready_s = now + cost_s;
 }
 

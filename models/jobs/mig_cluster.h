@@ -54,6 +54,9 @@ class MigCluster {
   int free_slices(int g) const;
   int free_count(int slices) const;           // free instances of exactly that size, all GPUs
   int free_count_at_least(int slices) const;  // free instances of that size or larger
+  // Instances of exactly that size (`exact`) or of that size or larger, free or busy, all
+  // GPUs: whether the existing configurations hold the size (§4.2 principle 3).
+  int instance_count_at_least(int slices, bool exact) const;
   int pcie_jobs(int g) const;                   // PCIe-bound jobs running on it
   // Eq. 2 for `j` on GPU g, counting j among its PCIe-bound jobs.
   double slowdown_on(const MigJob& j, int g) const;
@@ -67,7 +70,12 @@ class MigCluster {
   void update(double now);
   void start(const MigJob& j, const Placement& p, double now);
   void finish(int job, double now);
-  void mark(int g, bool on) { gpus_.at(static_cast<std::size_t>(g)).marked = on; }
+  void mark(int g, bool on) {
+    bool& m = gpus_.at(static_cast<std::size_t>(g)).marked;
+    marked_ += (on ? 1 : 0) - (m ? 1 : 0);
+    m = on;
+  }
+  int marked_count() const { return marked_; }
   // An idle GPU re-split as `partition`; usable again after `cost_s`.
   void reconfigure(int g, const std::vector<int>& partition, double now, double cost_s);
   double remain_work(int job) const { return running_.at(job).remain; }
@@ -89,6 +97,8 @@ class MigCluster {
   std::vector<int> pcie_count_;               // [GPU] PCIe-bound jobs running
   std::vector<std::vector<int>> jobs_on_;     // [GPU] running job ids
   std::map<int, int> free_by_size_;           // instance size -> free instances, all GPUs
+  std::map<int, int> all_by_size_;            // instance size -> instances, free or busy
+  int marked_ = 0;                             // GPUs marked
   int slices_;
   double pcie_max_;
   std::map<int, Running> running_;  // by job id

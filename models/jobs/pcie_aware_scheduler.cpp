@@ -13,12 +13,14 @@ std::vector<Placement> PcieAwareScheduler::schedule(double now, const std::vecto
   // (a GPU marked in the round and idle) may.
   reconfigure_marked(now, waiting, c);
   for (bool again = true; again;) {
+    refused_.clear();
     for (const MigJob* j : waiting) {
       Placement p;
       if (placed.count(j->id) || !try_place(now, *j, c, &p)) continue;
       placed.insert(j->id);
       no_size_.erase(j->id);
       out.push_back(p);
+      refused_.clear();
     }
     again = reconfigure_marked(now, waiting, c);
   }
@@ -40,10 +42,10 @@ bool PcieAwareScheduler::reconfigure_marked(double now, const std::vector<const 
 }
 
 void PcieAwareScheduler::mark_earliest(double now, MigCluster& c) const {
+  if (c.marked_count() > 0) return;  // one GPU marked at a time
   int best = -1;
   double best_end = 0;
   for (int g = 0; g < c.gpu_count(); ++g) {
-    if (c.gpu(g).marked) return;
     const double end = c.gpu_end(g, now);
     if (best < 0 || end < best_end) best = g, best_end = end;
   }
@@ -53,21 +55,32 @@ void PcieAwareScheduler::mark_earliest(double now, MigCluster& c) const {
 // Stages 3 and 4 for one job.
 bool PcieAwareScheduler::try_place(double now, const MigJob& j, MigCluster& c, Placement* out) {
   const bool starving = now - j.arrival_s >= p_.wait_time_threshold_s;
-  std::vector<std::tuple<double, int, int, int>> cands;  // slowdown, free slices, GPU, instance
-  bool any_size = false;
-  const bool none = (starving ? c.free_count_at_least(j.slices) : c.free_count(j.slices)) == 0;
-  for (int g = 0; g < c.gpu_count() && !none; ++g) {
-    const int inst = starving ? c.best_fit_instance(g, j.slices) : c.free_instance(g, j.slices);
-    if (inst < 0) continue;
-    any_size = true;  // a GPU being re-split with the size counts: the job waits for it
-    if (!c.ready(g, now)) continue;
-    if (c.gpu(g).marked && c.predicted_end(j, g, now) > c.gpu_end(g, now)) continue;
-    cands.emplace_back(c.slowdown_on(j, g), c.free_slices(g), g, inst);
-  }
-  if (!any_size) {
+  // Principle 3: only a size no GPU's configuration holds (free or busy, or being re-split
+  // into) calls for a re-split; a size whose instances are all busy waits for one to free.
+  if (c.instance_count_at_least(j.slices, !starving) == 0) {
     no_size_.insert(j.id);
     mark_earliest(now, c);
     return false;
+  }
+  // Without a marked GPU the answer depends on the job's profile only (not its work).
+  const bool memo = !starving && c.marked_count() == 0;
+  const auto profile = std::make_tuple(j.slices, j.pcie_demand_GBps, j.alpha);
+  if (memo && refused_.count(profile)) return false;
+  if (!place_now(now, j, c, starving, out)) {
+    if (memo) refused_.insert(profile);
+    return false;
+  }
+  return true;
+}
+
+bool PcieAwareScheduler::place_now(double now, const MigJob& j, MigCluster& c, bool starving, Placement* out) {
+  std::vector<std::tuple<double, int, int, int>> cands;  // slowdown, free slices, GPU, instance
+  const bool none = (starving ? c.free_count_at_least(j.slices) : c.free_count(j.slices)) == 0;
+  for (int g = 0; g < c.gpu_count() && !none; ++g) {
+    const int inst = starving ? c.best_fit_instance(g, j.slices) : c.free_instance(g, j.slices);
+    if (inst < 0 || !c.ready(g, now)) continue;
+    if (c.gpu(g).marked && c.predicted_end(j, g, now) > c.gpu_end(g, now)) continue;
+    cands.emplace_back(c.slowdown_on(j, g), c.free_slices(g), g, inst);
   }
   if (cands.empty()) return false;
   const auto& [slow, free, g, inst] = *std::min_element(cands.begin(), cands.end());

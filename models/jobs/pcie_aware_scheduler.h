@@ -4,9 +4,9 @@
 //   (2) a marked GPU that is idle is re-split for the jobs that found no instance of their
 //       size (partition_for) and unmarked;
 //   (3) for each waiting job, the ready GPUs with a free instance of its size (any size that
-//       fits, smallest first, once it has waited wait_time_threshold: principle 4); none, and
-//       none being re-split with it: mark the GPU with the earliest estimated end, unless one
-//       is marked. A marked GPU takes
+//       fits, smallest first, once it has waited wait_time_threshold: principle 4); a size no
+//       GPU's configuration holds (principle 3): mark the GPU with the earliest estimated end,
+//       unless one is marked; a size whose instances are all busy: wait. A marked GPU takes
 //       a job only if the job would end before the GPU's estimated end (principle 2). The
 //       rest sorted by Eq. 2's slowdown, then best fit (fewest free slices), then id;
 //   (4) run the job on the first, or skip it while its slowdown exceeds delay_threshold and
@@ -14,6 +14,7 @@
 // Plain C++.
 #pragma once
 #include <set>
+#include <tuple>
 #include "models/jobs/mig_scheduler.h"
 
 namespace arbsim::jobs {
@@ -27,10 +28,15 @@ class PcieAwareScheduler : public MigScheduler {
  private:
   bool reconfigure_marked(double now, const std::vector<const MigJob*>& waiting, MigCluster& c);
   bool try_place(double now, const MigJob& j, MigCluster& c, Placement* out);
+  bool place_now(double now, const MigJob& j, MigCluster& c, bool starving, Placement* out);
   void mark_earliest(double now, MigCluster& c) const;
 
   SchedulerParams p_;
   std::set<int> no_size_;  // jobs that found no instance of their size
+  // Within one activation, the profiles (size, demand, alpha) of jobs that could not be placed
+  // while no GPU is marked: stage 3 gives every job of a profile the same answer until a
+  // placement or re-split changes the cluster, so the next one is skipped without a scan.
+  std::set<std::tuple<int, double, double>> refused_;
 };
 
 }  // namespace arbsim::jobs

@@ -235,6 +235,11 @@ Config parse_config(const std::string& text, const std::string& path, const std:
 
 }  // namespace
 
+YAML::Node parse_config_text(const std::string& text, const std::string& path) { return parse_text(text, path); }
+void apply_config_override(YAML::Node root, const std::string& spec, const std::string& file) {
+  apply_override(root, spec, file);
+}
+
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
   return load_config_yaml(read_text_file(path), path, fs::path(path).parent_path().string(), overrides);
 }

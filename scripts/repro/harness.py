@@ -116,6 +116,14 @@ class Reproduction:
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
         return out
 
+    def jobs(self, name, config, overrides):
+        """One `pcie-arbsim jobs` (seed 001's job level); returns its results.json as a dict."""
+        out = self.path("runs", name)
+        cmd = [BINARY, "jobs", config, "--out", out] + [a for o in overrides for a in ("-s", o)]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        with open(os.path.join(out, "results.json")) as f:
+            return json.load(f)
+
     def write_csv(self, name, header, rows):
         with open(self.path(name), "w", newline="") as f:
             w = csv.writer(f)

@@ -10,6 +10,7 @@ import batch_method  # noqa: E402
 import gpu_virtualization  # noqa: E402
 import host_gpu_copy  # noqa: E402
 import mig_bandwidth  # noqa: E402
+import mig_scheduling  # noqa: E402
 import priority_scheduling  # noqa: E402
 
 REPRODUCTIONS = {
@@ -17,8 +18,9 @@ REPRODUCTIONS = {
     "batch-method": batch_method.main,  # seed 002
     "gpu-virtualization": gpu_virtualization.main,  # seed 004
     "host-gpu-copy": host_gpu_copy.main,  # issue 11: copy engines against measured cudaMemcpy curves
-    "mig-bandwidth": mig_bandwidth.main,
-    "aimd-partitioning": aimd_partitioning.main,  # seed 003: AIMD control of SM and PCIe shares  # seed 001 §3: MIG instances sharing one link, alpha of Eq. 1
+    "mig-bandwidth": mig_bandwidth.main,  # seed 001 §3: MIG instances sharing one link, alpha of Eq. 1
+    "mig-scheduling": mig_scheduling.main,  # seed 001 §4-5: the PCIe-aware MIG job scheduler
+    "aimd-partitioning": aimd_partitioning.main,  # seed 003: AIMD control of SM and PCIe shares
 }
 
 

@@ -146,3 +146,20 @@ TEST(MigSchedulers, RecordsFollowThePredictedRates) {
   EXPECT_DOUBLE_EQ(cl.remain_work(2), 100 - 6 / 1.5);
   EXPECT_THROW(make_mig_scheduler("round_robin", {}), std::invalid_argument);
 }
+
+// Principle 3: a job whose size the configurations hold but whose instances are all busy
+// waits for one to free; no GPU is marked for a re-split (which would keep new jobs off it
+// while it drains). One GPU of two 1g instances, both busy until t = 10: a third 1g job waits
+// unmarked and takes instance 0 when its job ends at 10.
+TEST(MigSchedulers, ABusySizeWaitsWithoutMarkingAGpu) {
+  MigCluster cl(1, {1, 1}, 30);
+  const MigJob a = job(0, 0, 10), b = job(1, 0, 20), c = job(2, 0, 5);
+  auto s = make_mig_scheduler("pcie_aware", {1.5, 60, 0});
+  EXPECT_EQ(s->schedule(0, {&a, &b}, cl).size(), 2u);
+  EXPECT_TRUE(s->schedule(0, {&c}, cl).empty());
+  EXPECT_FALSE(cl.gpu(0).marked);
+  cl.finish(0, 10);
+  const std::vector<Placement> p = s->schedule(10, {&c}, cl);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].instance, 0);
+}

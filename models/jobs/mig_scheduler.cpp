@@ -6,15 +6,42 @@
 
 namespace arbsim::jobs {
 
-const std::vector<std::string>& mig_scheduler_names() {
-  static const std::vector<std::string> names = {"first_fit", "pcie_aware"};
+namespace {
+
+// Name -> factory, the built-in two first; ordered by registration (names() keeps that order).
+std::vector<std::pair<std::string, MigSchedulerFactory>>& registry() {
+  static std::vector<std::pair<std::string, MigSchedulerFactory>> r = {
+      {"first_fit", [](const SchedulerParams& p) -> std::unique_ptr<MigScheduler> {
+         return std::make_unique<FirstFitScheduler>(p);
+       }},
+      {"pcie_aware", [](const SchedulerParams& p) -> std::unique_ptr<MigScheduler> {
+         return std::make_unique<PcieAwareScheduler>(p);
+       }}};
+  return r;
+}
+
+}  // namespace
+
+void register_mig_scheduler(const std::string& name, MigSchedulerFactory make) {
+  for (const auto& [n, f] : registry())
+    if (n == name) throw std::invalid_argument("MIG scheduler '" + name + "' is already registered");
+  if (!make) throw std::invalid_argument("MIG scheduler '" + name + "': no factory");
+  registry().emplace_back(name, std::move(make));
+}
+
+std::vector<std::string> mig_scheduler_names() {
+  std::vector<std::string> names;
+  for (const auto& [n, f] : registry()) names.push_back(n);
   return names;
 }
 
 std::unique_ptr<MigScheduler> make_mig_scheduler(const std::string& name, const SchedulerParams& p) {
-  if (name == "first_fit") return std::make_unique<FirstFitScheduler>(p);
-  if (name == "pcie_aware") return std::make_unique<PcieAwareScheduler>(p);
-  throw std::invalid_argument("unknown MIG scheduler '" + name + "' (known: first_fit, pcie_aware)");
+  std::string known;
+  for (const auto& [n, f] : registry()) {
+    if (n == name) return f(p);
+    known += (known.empty() ? "" : ", ") + n;
+  }
+  throw std::invalid_argument("unknown MIG scheduler '" + name + "' (known: " + known + ")");
 }
 
 std::vector<int> partition_for(const std::vector<int>& sizes, int slices) {

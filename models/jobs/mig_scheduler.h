@@ -9,6 +9,7 @@
 // principle 1): the baseline the first idle GPU when no GPU has the size a job asks for.
 // Plain C++; docs/mig-scheduling.md.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,9 +32,14 @@ class MigScheduler {
   virtual std::vector<Placement> schedule(double now, const std::vector<const MigJob*>& waiting, MigCluster& c) = 0;
 };
 
-// "first_fit" or "pcie_aware"; throws std::invalid_argument naming the known ones otherwise.
+// Schedulers by name: "first_fit", "pcie_aware", and any a user registers (before loading a
+// config that names it: the jobs config accepts every registered name). Throws
+// std::invalid_argument on a name given twice or an empty factory.
+using MigSchedulerFactory = std::function<std::unique_ptr<MigScheduler>(const SchedulerParams&)>;
+void register_mig_scheduler(const std::string& name, MigSchedulerFactory make);
+// Throws std::invalid_argument naming the known ones for an unknown name.
 std::unique_ptr<MigScheduler> make_mig_scheduler(const std::string& name, const SchedulerParams& p);
-const std::vector<std::string>& mig_scheduler_names();
+std::vector<std::string> mig_scheduler_names();  // in registration order
 
 // The split of an idle GPU that lets most of `sizes` (the instance sizes waiting jobs asked
 // for, in arrival order) run at once: smallest first while they fit, the rest as 1g

@@ -48,7 +48,7 @@ void parse_cluster(const Reader& r, jobs::JobSimConfig& c) {
 
 void parse_scheduler(const Reader& r, jobs::JobSimConfig& c) {
   r.allow({"name", "delay_threshold", "wait_time_threshold_s", "reconfig_s"});
-  c.scheduler = r.one_of("name", "pcie_aware", {"first_fit", "pcie_aware"});
+  c.scheduler = r.one_of("name", "pcie_aware", jobs::mig_scheduler_names());
   c.params.delay_threshold = r.number_in("delay_threshold", c.params.delay_threshold, 1, 1e9);
   c.params.wait_time_threshold_s = r.number_in("wait_time_threshold_s", c.params.wait_time_threshold_s, 0, 1e12);
   c.params.reconfig_s = r.number_in("reconfig_s", c.params.reconfig_s, 0, 1e9);

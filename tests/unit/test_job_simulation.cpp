@@ -79,3 +79,36 @@ TEST(JobSimulation, RejectsJobsNoGpuCanHold) {
   EXPECT_THROW(simulate_jobs(cluster(1, "first_fit"), {job(0, 0, 40)}), std::invalid_argument);
   EXPECT_THROW(simulate_jobs(cluster(1, "first_fit"), {job(0, 0, 0), job(0, 1, 0)}), std::invalid_argument);
 }
+
+namespace {
+
+// A user's scheduler: every job on the last GPU's first free instance of its size.
+class LastGpu : public MigScheduler {
+ public:
+  const char* name() const override { return "last_gpu"; }
+  std::vector<Placement> schedule(double now, const std::vector<const MigJob*>& waiting, MigCluster& c) override {
+    std::vector<Placement> out;
+    for (const MigJob* j : waiting) {
+      const int g = c.gpu_count() - 1, inst = c.free_instance(g, j->slices);
+      if (inst < 0) continue;
+      out.push_back({j->id, g, inst});
+      c.start(*j, out.back(), now);
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+// Registered by name, it runs like the built-in ones: two jobs on GPU 1 of two, sharing its
+// link (133.33 s each, as in the first test); a second registration of a name is refused.
+TEST(JobSimulation, AUserRegisteredSchedulerRunsByName) {
+  register_mig_scheduler("last_gpu", [](const SchedulerParams&) { return std::make_unique<LastGpu>(); });
+  EXPECT_EQ(mig_scheduler_names().back(), "last_gpu");
+  const auto r = simulate_jobs(cluster(2, "last_gpu"), {job(0, 0, 20), job(1, 0, 20)});
+  EXPECT_EQ(r[0].gpu, 1);
+  EXPECT_EQ(r[1].gpu, 1);
+  EXPECT_NEAR(r[1].end_s, 100 / 0.75, 1e-9);
+  EXPECT_THROW(register_mig_scheduler("first_fit", nullptr), std::invalid_argument);
+  EXPECT_THROW(make_mig_scheduler("nope", {}), std::invalid_argument);
+}

@@ -144,15 +144,14 @@ ShareLoop* System::share_loop() {
 // pcie_by: wrr: on every share change, reload the port arbiters where the apps' data is
 // separable (platforms/topology/share_points.h) with the weights the new shares give.
 void System::steer_wrr_weights(ShareLoop& loop) {
-  std::vector<WeightPoint> points = wrr_share_points(s_);
-  for (const WeightPoint& p : points)
+  for (const WeightPoint& p : s_.wrr_points)
     for (const auto& [app, slot] : p.steers)
       SC_REPORT_INFO("arbsim/share_control", ("app " + app + " steered by its WRR weight at " +
                                               s_.walk[static_cast<std::size_t>(p.dir)].from + " -> " +
                                               s_.walk[static_cast<std::size_t>(p.dir)].to + " (slot " +
                                               std::to_string(slot) + ")").c_str());
-  loop.on_change([this, points = std::move(points)](const ShareLoop& l) {
-    for (const WeightPoint& p : points) {
+  loop.on_change([this](const ShareLoop& l) {
+    for (const WeightPoint& p : s_.wrr_points) {
       std::vector<double> shares;
       for (const auto& steer : p.steers) shares.push_back(l.share_pct(steer.first));
       fabric_->set_port_weights(p.dir, share_weights(p, shares));

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
-#include <memory>
+#include <filesystem>
 #include <sstream>
 #include <nlohmann/json.hpp>
 #include "apps/cli/cli.h"
@@ -29,9 +29,10 @@ double quantile(std::vector<double> v, double q) {
 
 ordered_json summary(const std::vector<jobs::JobResult>& r) {
   std::vector<double> jct;
-  double wait = 0, exec = 0, end = 0, err = 0, abs_err = 0;
+  double total = 0, wait = 0, exec = 0, end = 0, err = 0, abs_err = 0;
   for (const jobs::JobResult& x : r) {
     jct.push_back(x.jct_s());
+    total += x.jct_s();
     wait += x.start_s - x.arrival_s;
     exec += x.exec_s();
     end = std::max(end, x.end_s);
@@ -39,8 +40,6 @@ ordered_json summary(const std::vector<jobs::JobResult>& r) {
     abs_err += std::abs(x.predicted_exec_s - x.exec_s()) / x.exec_s();
   }
   const double n = static_cast<double>(std::max<std::size_t>(1, r.size()));
-  double total = 0;
-  for (double j : jct) total += j;
   return {{"jobs", r.size()},
           {"total_jct_s", total},
           {"mean_jct_s", total / n},
@@ -54,7 +53,7 @@ ordered_json summary(const std::vector<jobs::JobResult>& r) {
                           {"mean_abs_error_pct", 100 * abs_err / n}}}};
 }
 
-ordered_json results_json(const RunArgs& a, const JobsConfig& c, const std::vector<jobs::JobResult>& r) {
+ordered_json results_json(const RunArgs& a, const JobsConfig& c, const ordered_json& summary) {
   return {{"schema", "pcie-arbsim-jobs/1"},
           {"config", a.config},
           {"scheduler", c.sim.scheduler},
@@ -67,7 +66,7 @@ ordered_json results_json(const RunArgs& a, const JobsConfig& c, const std::vect
           {"reconfig_s", c.sim.params.reconfig_s},
           {"source", c.source},
           {"pcie_bound_ratio", c.pcie_bound_ratio},
-          {"summary", summary(r)}};
+          {"summary", summary}};
 }
 
 std::string jobs_csv(const JobsConfig& c, const std::vector<jobs::JobResult>& r) {
@@ -83,28 +82,14 @@ std::string jobs_csv(const JobsConfig& c, const std::vector<jobs::JobResult>& r)
   return o.str();
 }
 
-int write_outputs(const RunArgs& a, const JobsConfig& c, const std::vector<jobs::JobResult>& r) {
-  std::unique_ptr<OutputDir> dir;
-  try {
-    dir = std::make_unique<OutputDir>(a.out_dir);
-  } catch (const OutputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return kExitBadInput;
-  }
-  try {
-    dir->clear_previous({"results.json", "jobs.csv", "config.effective.yaml"});
-    YAML::Emitter e;
-    e << c.effective;
-    dir->stage("config.effective.yaml", std::string(e.c_str()) + "\n");
-    dir->stage("jobs.csv", jobs_csv(c, r));
-    dir->stage("results.json", results_json(a, c, r).dump(2) + "\n");
-    dir->commit();
-  } catch (const OutputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return kExitIoError;
-  }
-  std::printf("results: %s\n", dir->file("results.json").c_str());
-  return kExitOk;
+int write_outputs(const RunArgs& a, const JobsConfig& c, const std::vector<jobs::JobResult>& r, const ordered_json& s) {
+  YAML::Emitter e;
+  e << c.effective;
+  const int code = write_all_or_none(a.out_dir, {{"config.effective.yaml", std::string(e.c_str()) + "\n"},
+                                                 {"jobs.csv", jobs_csv(c, r)},
+                                                 {"results.json", results_json(a, c, s).dump(2) + "\n"}});
+  if (code == kExitOk) std::printf("results: %s\n", (std::filesystem::path(a.out_dir) / "results.json").c_str());
+  return code;
 }
 
 }  // namespace
@@ -134,7 +119,7 @@ int cmd_jobs(const RunArgs& a) {
               s["mean_jct_s"].get<double>(), s["p50_jct_s"].get<double>(), s["p99_jct_s"].get<double>(),
               s["mean_wait_s"].get<double>(), s["makespan_s"].get<double>(),
               s["prediction"]["mean_error_pct"].get<double>(), s["prediction"]["mean_abs_error_pct"].get<double>(), cpu);
-  return a.out_dir.empty() ? kExitOk : write_outputs(a, c, r);
+  return a.out_dir.empty() ? kExitOk : write_outputs(a, c, r, s);
 }
 
 }  // namespace arbsim

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include "apps/cli/cli.h"
 #include "apps/cli/output_dir.h"
@@ -110,22 +109,7 @@ int cmd_predict(const RunArgs& args) {
   if (out["apps"].empty()) std::printf("%s has no batch app: nothing to predict\n", args.config.c_str());
   out["edf"] = check_edf(cfg.apps, totals);
   if (args.out_dir.empty()) return kExitOk;
-  std::unique_ptr<OutputDir> dir;
-  try {
-    dir = std::make_unique<OutputDir>(args.out_dir);
-  } catch (const OutputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return kExitBadInput;
-  }
-  try {
-    dir->clear_previous({"predict.json"});
-    dir->stage("predict.json", out.dump(2) + "\n");
-    dir->commit();
-  } catch (const OutputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return kExitIoError;
-  }
-  return kExitOk;
+  return write_all_or_none(args.out_dir, {{"predict.json", out.dump(2) + "\n"}});
 }
 
 }  // namespace arbsim

@@ -8,8 +8,11 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
+#include <memory>
 #include <set>
 #include <nlohmann/json.hpp>
+#include "apps/cli/cli.h"
 #include "platforms/config/reader.h"
 
 namespace arbsim {
@@ -195,6 +198,27 @@ bool looks_complete(const fs::path& path, std::string* why) {
     return false;
   }
   return true;
+}
+
+int write_all_or_none(const std::filesystem::path& dir, const std::vector<std::pair<std::string, std::string>>& files) {
+  std::unique_ptr<OutputDir> out;
+  try {
+    out = std::make_unique<OutputDir>(dir);
+  } catch (const OutputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  try {
+    std::vector<std::string> names;
+    for (const auto& f : files) names.push_back(f.first);
+    out->clear_previous(names);
+    for (const auto& [name, text] : files) out->stage(name, text);
+    out->commit();
+  } catch (const OutputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitIoError;
+  }
+  return kExitOk;
 }
 
 }  // namespace arbsim

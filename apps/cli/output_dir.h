@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace arbsim {
@@ -60,5 +61,11 @@ class OutputDir {
 // file-size limit, and its filesystem still has free blocks. For files another library
 // writes without reporting errors (SystemC's VCD writer).
 bool looks_complete(const std::filesystem::path& path, std::string* why);
+
+// A command's whole output: `files` (name, text) written into `dir` all or none, replacing
+// an earlier run's files of those names. Prints the error and returns the exit code
+// (apps/cli/cli.h): 0, 2 when the directory cannot be created or is in use, 3 when the files
+// cannot be written completely.
+int write_all_or_none(const std::filesystem::path& dir, const std::vector<std::pair<std::string, std::string>>& files);
 
 }  // namespace arbsim

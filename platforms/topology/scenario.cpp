@@ -193,7 +193,7 @@ Scenario make_scenario(Config cfg) {
     if (!is_leaf(pf.nodes[i])) b.route(static_cast<int>(i));
   s.first_engine_ = b.engines();
   b.units();
-  wrr_share_points(s);  // refuses share control that WRR weights cannot carry out
+  s.wrr_points = wrr_share_points(s);  // or refuses share control WRR weights cannot carry out
   return s;
 }
 

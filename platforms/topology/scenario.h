@@ -6,6 +6,7 @@
 // both fabrics share). No SystemC.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 #include "models/pcie/port_config.h"
 #include "platforms/config/config.h"
@@ -54,6 +55,13 @@ struct GpuUnit {
   SmParams sm;
 };
 
+// Where driver.share_control (pcie_by: wrr) sets weights (platforms/topology/share_points.h).
+struct WeightPoint {
+  int dir = -1;                                    // Scenario::walk index of the egress
+  std::vector<int> base;                           // its configured weights, one per slot
+  std::vector<std::pair<std::string, int>> steers; // (app name, slot) whose weight follows the app's share
+};
+
 struct Scenario {
   Config config;
   Topology topo;
@@ -61,6 +69,7 @@ struct Scenario {
   std::vector<LinkDir> walk;      // per node in order, its links downward (down, up) and its memory port
   std::vector<EngineSlot> engines;
   std::vector<GpuUnit> units;     // GPUs in config order, each split one as its instances
+  std::vector<WeightPoint> wrr_points;  // share control by WRR weights; empty without it
 
   const PlatformCfg& platform() const { return config.platform; }
   int gpu_count() const { return static_cast<int>(topo.gpus.size()); }

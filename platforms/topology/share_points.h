@@ -10,21 +10,14 @@
 // the app and each egress on its path, a configuration where an app the controller may slow
 // (one with a higher-priority app in the loop) crosses no such point. No SystemC.
 #pragma once
-#include <string>
-#include <utility>
 #include <vector>
 #include "platforms/topology/scenario.h"
 
 namespace arbsim {
 
-struct WeightPoint {
-  int dir = -1;                                    // Scenario::walk index of the egress
-  std::vector<int> base;                           // its configured weights, one per slot
-  std::vector<std::pair<std::string, int>> steers; // (app name, slot) whose weight follows the app's share
-};
-
-// The points, in walk order; empty unless share control acts on PCIe by WRR.
-// Throws ConfigError (at driver.share_control) when an app the controller may slow has none.
+// The points (WeightPoint, scenario.h), in walk order; empty unless share control acts on
+// PCIe by WRR. make_scenario() keeps them in Scenario::wrr_points. Throws ConfigError (at
+// driver.share_control) when an app the controller may slow has none.
 std::vector<WeightPoint> wrr_share_points(const Scenario& s);
 
 // The weights to load at `p` when app `steers[i].first` has share `share_pct[i]` (percent):

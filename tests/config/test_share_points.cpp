@@ -4,6 +4,7 @@
 // other mechanism). No SystemC.
 #include <gtest/gtest.h>
 #include "platforms/topology/share_points.h"
+#include "tests/common/wrr_share_platform.h"
 #include "tests/config/config_text.h"
 
 using namespace arbsim;
@@ -11,29 +12,12 @@ using namespace arbsim::test;
 
 namespace {
 
-// cpu0's port arbiter toward sw0 has 5 requesters: 0 = the sw0 port, 1 = memory, 2-4 = the
-// host DMA engines of gpu0-gpu2 (docs/config.md "Port arbiter at a root complex").
-const std::string kThreeGpus = R"(platform:
-  name: three-gpus
-  h2d_mode: push
-  defaults: {link: {gen: 3, width: 16}}
-  nodes:
-    - {name: cpu0, type: root_complex}
-    - {name: sw0, type: switch}
-    - {name: gpu0, type: gpu}
-    - {name: gpu1, type: gpu}
-    - {name: gpu2, type: gpu}
-  links:
-    - {up: cpu0, down: sw0, arbitration_down: {port_arbiter: {type: wrr, weights: [1, 1, 2, 1, 3]}}}
-    - {up: sw0, down: gpu0}
-    - {up: sw0, down: gpu1}
-    - {up: sw0, down: gpu2}
-driver:
+const std::string kThreeGpus = three_gpus_wrr("[1, 1, 2, 1, 3]", R"(driver:
   share_control: {kind: aimd, acts_on: pcie, pcie_by: wrr}
 apps:
   - {name: high, type: periodic, gpu: gpu0, priority: 2, period_ns: 10us, h2d_bytes: 4KiB, count: 8}
   - {name: low, type: periodic, gpu: gpu1, priority: 1, period_ns: 1s, h2d_bytes: 16MiB, count: 1}
-)";
+)");
 
 TEST(SharePoints, EachAppIsSteeredAtItsHostDmaEngineSlot) {
   const Scenario s = load_scenario_text(kThreeGpus);

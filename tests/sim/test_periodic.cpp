@@ -3,6 +3,7 @@
 // share (blocks dispatched afterwards), a hit giving it one point back, and the same
 // controller pacing the lower task's copies (PCIe shares); fixed SM and PCIe shares per app.
 #include <gtest/gtest.h>
+#include "tests/common/wrr_share_platform.h"
 #include "tests/sim/sim_helpers.h"
 
 using namespace arbsim;
@@ -172,28 +173,13 @@ namespace {
 // controller low gets 1/101 of the link while bulk copies: bulk ends at ~(64 MiB / C) x 1.01
 // = 0.808 M and low last, at M. Without it (round robin) both move at C/2 until low's 16 MiB
 // are in: low ends at 32 MiB / C = 0.4 M.
-const std::string kWrrShares = R"(platform:
-  name: three-gpus
-  h2d_mode: push
-  defaults: {link: {gen: 3, width: 16}}
-  nodes:
-    - {name: cpu0, type: root_complex}
-    - {name: sw0, type: switch}
-    - {name: gpu0, type: gpu}
-    - {name: gpu1, type: gpu}
-    - {name: gpu2, type: gpu}
-  links:
-    - {up: cpu0, down: sw0, arbitration_down: {port_arbiter: {type: wrr, weights: [1, 1, 1, 1, 1]}}}
-    - {up: sw0, down: gpu0}
-    - {up: sw0, down: gpu1}
-    - {up: sw0, down: gpu2}
-driver:
+const std::string kWrrShares = three_gpus_wrr("[1, 1, 1, 1, 1]", R"(driver:
   share_control: {kind: aimd, acts_on: pcie, pcie_by: wrr}
 apps:
   - {name: high, type: periodic, gpu: gpu0, priority: 2, period_ns: 10us, deadline_ns: 1ns, h2d_bytes: 4KiB, count: 8}
   - {name: low, type: periodic, gpu: gpu1, priority: 1, period_ns: 1s, h2d_bytes: 16MiB, count: 1}
   - {name: bulk, type: copy_exec, gpu: gpu2, h2d_bytes: 64MiB, iterations: 1}
-)";
+)");
 
 TEST(Periodic, AimdOnWrrWeightsHoldsTheLowerTaskToItsWeight) {
   SimOutcome o = run_yaml(kWrrShares);

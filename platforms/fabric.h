@@ -1,8 +1,8 @@
 // The fabric of a system: what moves bytes between endpoints, at one of two fidelities.
 //   packet (packet_fabric.h)  every TLP through SystemC modules: links, switches, egress
 //                             arbitration, credits (the reference model)
-//   flow   (flow_level_fabric.h)  fluid flows sharing each link max-min (fast, no
-//                             arbitration: it says which settings it ignores)
+//   flow   (flow_level_fabric.h)  fluid flows sharing each link as its egress arbitrates
+//                             (fast; no TLPs or credits: it says where that mattered)
 // Both build from the same Scenario and answer for the same walk directions and engine ids,
 // so the System, the driver, the apps and results.json never ask which one runs. Only
 // make_fabric() chooses.
@@ -16,10 +16,17 @@
 #include "models/common/copy_executor.h"
 #include "models/common/link_stats.h"
 #include "models/common/transfer_tracker.h"
-#include "platforms/flow_limits.h"
 #include "platforms/topology/scenario.h"
 
 namespace arbsim {
+
+// What a run asked that its fidelity cannot represent, or did that it could not follow:
+// one entry of results.json `fidelity_notes` (docs/results.md).
+struct FidelityNote {
+  std::string where;    // the egress ("sw0->rc0"), or "fabric"
+  std::string setting;  // what was asked or seen
+  std::string effect;   // what the fidelity does instead
+};
 
 struct FabricOptions {
   // The VC arbiter of every egress port when the driver's policy needs one (TcPolicy::
@@ -44,9 +51,14 @@ class Fabric {
   virtual const EgressStats& link_stats(int dir) const = 0;
   virtual int link_vcs(int dir) const = 0;
   virtual std::optional<std::string> vc_arbiter(int dir) const = 0;
+  // Payload bytes open transfer `transfer` has sent so far that the tracker does not count
+  // delivered yet: the flow fabric delivers a copy whole at its end, so this is its fluid
+  // sent; the packet fabric delivers TLP by TLP and answers 0.
+  virtual uint64_t sent_bytes(uint64_t transfer) const = 0;
   // TLPs forwarded over links so far (0 where there are no TLPs).
   virtual uint64_t tlp_hops() const = 0;
-  // What the config asks that this fidelity cannot represent (flow_limits.h).
+  // What this fidelity could not represent (complete after finish(): the flow fabric adds
+  // what its fidelity watch saw).
   virtual const std::vector<FidelityNote>& fidelity_notes() const = 0;
   // What waits inside the fabric, one entry per port that holds work (deadlock reports).
   virtual std::vector<std::string> waiting() const = 0;

@@ -1,17 +1,91 @@
 #include "platforms/flow_level_fabric.h"
+#include <cstdio>
 #include "platforms/topology/flow_graph.h"
 
 namespace arbsim {
 
-FlowLevelFabric::FlowLevelFabric(const Scenario& s, const FabricOptions& o, TransferTracker& tracker)
-    : notes_(flow_fidelity_notes(s, o.vc_arbiter)) {
+namespace {
+
+// What the fidelity watch needs of each walk direction: whether its receiver queues one
+// FIFO per VC, and whether it advertises finite data credits.
+std::vector<flow::WatchEdge> watch_edges(const Scenario& s) {
+  std::vector<flow::WatchEdge> out;
+  for (const LinkDir& d : s.walk) {
+    flow::WatchEdge w;
+    w.fifo_ingress = !d.ingress.voq;
+    w.finite_posted = d.egress.credits.data[static_cast<int>(CreditClass::Posted)] >= 0;
+    w.finite_completion = d.egress.credits.data[static_cast<int>(CreditClass::Completion)] >= 0;
+    out.push_back(w);
+  }
+  return out;
+}
+
+std::string setting(flow::Unrepresented what) {
+  switch (what) {
+    case flow::Unrepresented::HeadOfLine: return "FIFO ingress (voq: false) behind ";
+    case flow::Unrepresented::Backpressure: return "finite credits behind ";
+    case flow::Unrepresented::Overdraw: return "infinite credits behind ";
+  }
+  return "";
+}
+
+// What the packet model does there that the fluid does not (models/flow/fidelity_watch.h).
+std::string effect(flow::Unrepresented what) {
+  switch (what) {
+    case flow::Unrepresented::HeadOfLine:
+      return "head-of-line blocking not modelled: flows arriving on the same port and VC for another egress wait "
+             "behind its TLPs in the packet model";
+    case flow::Unrepresented::Backpressure:
+      return "backpressure not modelled: its queued TLPs take the link's credits and the other flows on the link "
+             "and VC wait for the ones it frees in the packet model";
+    case flow::Unrepresented::Overdraw:
+      return "arbitration blind to what lies beyond not modelled: it keeps its full turn on the link in the packet "
+             "model, and the other flows get less of the link";
+  }
+  return "";
+}
+
+std::string us(double ns) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f us", ns / 1000.0);
+  return b;
+}
+
+}  // namespace
+
+FlowLevelFabric::FlowLevelFabric(const Scenario& s, const FabricOptions& o, TransferTracker& tracker) {
   FlowGraph g = build_flow_graph(s);
   std::vector<FlowEdgeVcs> vcs;
-  for (const LinkDir& d : s.walk) vcs.push_back({d.egress.vcs, d.egress.tc_to_vc});
+  for (const LinkDir& d : s.walk) {
+    vcs.push_back({d.egress.vcs, d.egress.tc_to_vc});
+    names_.push_back(d.from + "->" + d.to);
+  }
   fabric_ = std::make_unique<FlowFabric>("flow_fabric", std::move(g.net), flow_fabric_params(s.platform()),
-                                         std::move(vcs), std::move(g.node_of_endpoint), tracker);
-  // A config node is the flow node of the same index (flow_graph.h).
-  for (const EngineSlot& e : s.engines) engines_.push_back(std::make_unique<FlowEngine>(*fabric_, e.node, e.tags));
+                                         std::move(vcs), flow_arbitration(s, o.vc_arbiter), watch_edges(s),
+                                         std::move(g.node_of_endpoint), tracker);
+  // A config node is the flow node of the same index (flow_graph.h). An engine requests at
+  // its node's egresses after the node's ports (a root complex's host DMA engines) or after
+  // its completer (a GPU's or device's engines): topology/arbitration.h.
+  for (const EngineSlot& e : s.engines) {
+    const bool rc = s.platform().nodes[static_cast<std::size_t>(e.node)].is(NodeKind::RootComplex);
+    const int slot = rc ? static_cast<int>(s.sites[static_cast<std::size_t>(e.node)].out.size()) + e.index : 1 + e.index;
+    engines_.push_back(std::make_unique<FlowEngine>(*fabric_, e.node, slot, e.tags));
+  }
+}
+
+// After the run: what the fidelity watch saw (models/flow/fidelity_watch.h), and rate
+// computations that fell back to flat max-min.
+void FlowLevelFabric::finish() {
+  fabric_->finish();
+  for (const auto& [key, seen] : fabric_->watch().sightings()) {
+    const auto& [what, in, out] = key;
+    const std::string held = "a flow held back at " + names_.at(static_cast<std::size_t>(out));
+    const std::string when = " (first at " + us(seen.first_ns) + ", " + us(seen.total_ns) + " in all)";
+    notes_.push_back({names_.at(static_cast<std::size_t>(in)), setting(what) + held, effect(what) + when});
+  }
+  if (const int n = fabric_->scheduler().unsettled())
+    notes_.push_back({"fabric", "arbitration that does not settle (" + std::to_string(n) + " rate computations)",
+                      "strict priorities that hold each other back: those intervals share flat max-min per flow"});
 }
 
 }  // namespace arbsim

@@ -1,7 +1,9 @@
 // The flow-level fabric (sim.fidelity: flow): the scenario's flow network (one edge per walk
-// direction) simulated as fluid flows with max-min fair rates (models/flow/flow_fabric.h),
-// and a flow-level copy engine for every DMA engine of the scenario's engine table. It
-// lists the settings it cannot represent (flow_limits.h).
+// direction) simulated as fluid flows whose rates follow each egress's arbitration
+// (models/flow/flow_fabric.h), and a flow-level copy engine for every DMA engine of the
+// scenario's engine table. After the run it lists what it could not represent: what the
+// fidelity watch saw happen (models/flow/fidelity_watch.h) and rate computations that did
+// not settle.
 #pragma once
 #include <memory>
 #include <stdexcept>
@@ -17,23 +19,24 @@ class FlowLevelFabric : public Fabric {
 
   CopyExecutor& engine(int id) override { return *engines_.at(id); }
   void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override { fabric_->set_tc_map(vc8); }
-  void set_port_weights(int, const std::vector<int>&) override {
-    throw std::logic_error("the flow fabric has no port arbiters to reweight");
-  }
+  void set_port_weights(int dir, const std::vector<int>& weights) override { fabric_->set_port_weights(dir, weights); }
   const EgressStats& link_stats(int dir) const override { return fabric_->edge_stats(dir); }
   int link_vcs(int dir) const override { return fabric_->edge_vcs(dir); }
-  std::optional<std::string> vc_arbiter(int) const override { return std::nullopt; }  // max-min, no arbiter
+  // The fluid arbitrates by shares, not grants: no per-arbiter grants or waits to report.
+  std::optional<std::string> vc_arbiter(int) const override { return std::nullopt; }
+  uint64_t sent_bytes(uint64_t transfer) const override { return fabric_->sent_bytes(transfer); }
   uint64_t tlp_hops() const override { return 0; }
   const std::vector<FidelityNote>& fidelity_notes() const override { return notes_; }
   std::vector<std::string> waiting() const override { return {}; }
   // The fluid has no per-port state to trace.
   void trace(sc_core::sc_trace_file*) override {}
-  void finish() override { fabric_->finish(); }
+  void finish() override;
 
  private:
   std::unique_ptr<FlowFabric> fabric_;
   std::vector<std::unique_ptr<FlowEngine>> engines_;  // [engine id]
   std::vector<FidelityNote> notes_;
+  std::vector<std::string> names_;  // [dir] "from->to"
 };
 
 }  // namespace arbsim

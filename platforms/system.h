@@ -4,6 +4,7 @@
 // device_registry.h) and, when batch apps run, the batch run-time. It is also what the driver's
 // policy programs the fabric through (FabricControl).
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,7 +50,9 @@ class System : public FabricControl {
 
   // FabricControl (for the driver's TC policy)
   void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override { fabric_->set_tc_map(vc8); }
-  uint64_t delivered_bytes(uint64_t transfer) const override { return tracker_.delivered(transfer); }
+  uint64_t delivered_bytes(uint64_t transfer) const override {
+    return std::max(tracker_.delivered(transfer), fabric_->sent_bytes(transfer));
+  }
   double now_ns() const override { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
  private:

@@ -14,7 +14,7 @@ sc_core::sc_time ns_time(double ns) { return sc_core::sc_time::from_value(static
 void warn_fidelity_notes(const System& sys) {
   const auto& notes = sys.fabric().fidelity_notes();
   if (notes.empty()) return;
-  log()->warn("the flow-level mode cannot represent {} setting(s) of this config; its results ignore them "
+  log()->warn("the flow-level mode cannot represent {} thing(s) this run asked or did; its results leave them out "
               "(results.json fidelity_notes). First: {}: {} ({})",
               notes.size(), notes.front().where, notes.front().setting, notes.front().effect);
 }
@@ -69,7 +69,6 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path) {
   const double time_ns = s.config.sim.time_ns, age_limit_ns = s.config.sim.tlp_age_limit_ns;
   o.system = std::make_unique<System>(s);
   say_policy_arbiter(*o.system);
-  warn_fidelity_notes(*o.system);
   sc_core::sc_trace_file* tf = nullptr;
   if (!vcd_path.empty()) {
     // sc_create_vcd_trace_file appends ".vcd" itself.
@@ -84,6 +83,7 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path) {
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.end = sc_core::sc_time_stamp();
   o.system->finish();
+  warn_fidelity_notes(*o.system);  // the flow fabric's are complete only now
   check_conservation(*o.system);
   o.results = collect_results(*o.system, o.end);
   if (o.results["run_checks"]["tlp_age_exceeded"].get<bool>())

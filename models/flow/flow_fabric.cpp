@@ -16,11 +16,15 @@ sc_core::sc_time after_ps(uint64_t at_ps) { return sc_core::sc_time::from_value(
 }  // namespace
 
 FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const flow::FabricParams& p,
-                       std::vector<FlowEdgeVcs> vcs, std::vector<int> node_of_endpoint, TransferTracker& tracker)
+                       std::vector<FlowEdgeVcs> vcs, std::vector<flow::EdgeArbitration> arbitration,
+                       std::vector<flow::WatchEdge> watch, std::vector<int> node_of_endpoint,
+                       TransferTracker& tracker)
     : sc_core::sc_module(name),
       net_(std::move(net)),
       params_(p),
-      sched_(net_.capacities()),
+      sched_(net_.capacities(), std::move(arbitration)),
+      watch_(watch),
+      watching_(!watch.empty()),
       vcs_(std::move(vcs)),
       node_of_endpoint_(std::move(node_of_endpoint)),
       stats_(net_.edge_count()),
@@ -45,11 +49,32 @@ void FlowFabric::start(Copy c) {
   Moving m;
   m.plan = flow::plan_transfer(net_, params_, c.spec);
   if (c.rate_GBps > 0) m.plan.flow.cap = std::min(m.plan.flow.cap, c.rate_GBps);
+  m.plan.flow.tc = c.tc;
   const double volume = static_cast<double>(c.spec.bytes);
   m.copy = std::move(c);
   const int id = sched_.add(now_ns(), volume, m.plan.flow);
   moving_.emplace(id, std::move(m));
+  rates_changed();
+}
+
+void FlowFabric::rates_changed() {
+  if (watching_) {
+    watched_.clear();
+    for (const auto& [id, m] : moving_)
+      watched_.push_back({&m.plan.data_path, &m.plan.request_path, m.copy.tc, m.copy.spec.read,
+                          sched_.running(id) ? sched_.bottleneck(id) : -1});
+    watch_.look(now_ns(), watched_, [this](int edge, int tc) { return vcs_[static_cast<std::size_t>(edge)].tc_to_vc[static_cast<std::size_t>(tc)]; });
+  }
   schedule();
+}
+
+uint64_t FlowFabric::sent_bytes(uint64_t transfer) const {
+  for (const auto& [id, m] : moving_)
+    if (m.copy.transfer == transfer && sched_.running(id)) {
+      const double moved = sched_.sent(id) + sched_.rate(id) * std::max(0.0, now_ns() - sched_.now_ns());
+      return static_cast<uint64_t>(std::min(moved, static_cast<double>(m.copy.spec.bytes)));
+    }
+  return 0;
 }
 
 void FlowFabric::schedule() {
@@ -72,7 +97,8 @@ void FlowFabric::wake() {
     due_event_.notify(after_ps(at));
     if (m.copy.sent) m.copy.sent();
   }
-  schedule();
+  if (!done.empty()) rates_changed();
+  else schedule();
 }
 
 void FlowFabric::deliver() {
@@ -115,14 +141,28 @@ double FlowFabric::tail_ns(const flow::TransferPlan& plan, double rate) {
   return std::max(0.0, plan.latency_ns - static_cast<double>(plan.first_bytes) / rate);
 }
 
+// The flows move on at their old rates up to now, then share by the new map (the packet
+// model drains a TC's old VC first: egress_port.h; the fluid moves at once).
 void FlowFabric::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
-  for (FlowEdgeVcs& v : vcs_) v.tc_to_vc = scale_map(vc8, v.vcs);
+  for (std::size_t e = 0; e < vcs_.size(); ++e) {
+    vcs_[e].tc_to_vc = scale_map(vc8, vcs_[e].vcs);
+    sched_.set_tc_map(now_ns(), static_cast<int>(e), vcs_[e].tc_to_vc);
+  }
+  sched_.reshare(now_ns());
+  rates_changed();
+}
+
+void FlowFabric::set_port_weights(int edge, const std::vector<int>& weights) {
+  sched_.set_port_weights(now_ns(), edge, std::vector<double>(weights.begin(), weights.end()));
+  sched_.reshare(now_ns());
+  rates_changed();
 }
 
 // Copies still moving count the share of their TLPs sent so far on the links; their
 // transfers stay open and deliver nothing (docs/results.md).
 void FlowFabric::finish() {
   sched_.advance(now_ns());  // a flow that ran out just now is no longer running: all sent
+  if (watching_) watch_.finish(now_ns());
   for (const auto& [id, m] : moving_) {
     const double bytes = static_cast<double>(m.copy.spec.bytes);
     const double sent = sched_.running(id) ? sched_.sent(id) : bytes;
@@ -155,6 +195,7 @@ void FlowEngine::start_next() {
   copy.spec.remote = fabric_.node_of_endpoint(c.remote);
   copy.spec.bytes = c.bytes;
   copy.spec.tags = tags_;
+  copy.spec.first_slot = slot_;
   copy.tc = c.tc;
   copy.rate_GBps = c.rate_GBps;
   copy.sent = [this] { start_next(); };

@@ -1,10 +1,12 @@
 // The flow-level fabric (sim.fidelity: flow): every copy is a fluid flow on the platform's
-// graph whose rate is its max-min fair share of each edge it crosses, recomputed only when
-// a flow starts or has sent its data (seed 002 §3.2 and Algorithm 1, generalised to any
-// graph: flow_scheduler.h). All of a copy's bytes are fluid; it completes its fixed latency
-// (the packet model's first TLP: flow_network.h), less that TLP's own time at the flow's
-// rate, after its data has all been sent. No TLPs, credits or arbiters:
-// docs/architecture.md, "Flow-level mode", says what this leaves out.
+// graph whose rate is its share of each edge it crosses as that edge's egress arbitrates
+// (VC arbiter, port arbiter, the flows behind one requester: arbitrated_rates.h),
+// recomputed only when a flow starts or has sent its data, or a TC/VC map changes (seed 002
+// §3.2 and Algorithm 1, generalised to any graph: flow_scheduler.h). All of a copy's bytes
+// are fluid; it completes its fixed latency (the packet model's first TLP:
+// flow_network.h), less that TLP's own time at the flow's rate, after its data has all been
+// sent. No TLPs or credits: docs/architecture.md, "Flow-level mode", says what this leaves
+// out.
 #pragma once
 #include <array>
 #include <deque>
@@ -16,6 +18,7 @@
 #include "models/common/link_stats.h"
 #include "models/common/progress_guard.h"
 #include "models/common/transfer_tracker.h"
+#include "models/flow/fidelity_watch.h"
 #include "models/flow/flow_network.h"
 #include "models/flow/flow_scheduler.h"
 
@@ -30,8 +33,11 @@ struct FlowEdgeVcs {
 class FlowFabric : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(FlowFabric);
+  // Per edge: `arbitration[e]` (empty: every edge flat max-min per flow) and what the
+  // fidelity watch needs to know of it (`watch[e]`, fidelity_watch.h; empty: no watch).
   FlowFabric(sc_core::sc_module_name name, flow::Network net, const flow::FabricParams& p,
-             std::vector<FlowEdgeVcs> vcs, std::vector<int> node_of_endpoint, TransferTracker& tracker);
+             std::vector<FlowEdgeVcs> vcs, std::vector<flow::EdgeArbitration> arbitration,
+             std::vector<flow::WatchEdge> watch, std::vector<int> node_of_endpoint, TransferTracker& tracker);
 
   struct Copy {
     flow::TransferSpec spec;
@@ -49,7 +55,13 @@ class FlowFabric : public sc_core::sc_module {
   // grants or stalls. Complete after finish().
   const EgressStats& edge_stats(int e) const { return stats_.at(e); }
   int edge_vcs(int e) const { return vcs_.at(e).vcs; }
-  void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8);
+  void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8);  // reshares now
+  void set_port_weights(int edge, const std::vector<int>& weights);  // reshares now
+  const flow::Scheduler& scheduler() const { return sched_; }
+  // What the run did that the fluid does not represent (complete after finish()).
+  const flow::FidelityWatch& watch() const { return watch_; }
+  // Payload bytes an open transfer has moved so far (its fluid sent; 0 once done or unknown).
+  uint64_t sent_bytes(uint64_t transfer) const;
   void finish();  // a time-limited run: counts the copies still moving
 
  private:
@@ -64,6 +76,7 @@ class FlowFabric : public sc_core::sc_module {
   void wake();     // SC_METHOD: flows that have sent their data
   void deliver();  // SC_METHOD: copies whose fixed latency has passed
   void schedule();
+  void rates_changed();  // the fidelity watch looks, the wake-up is rescheduled
   void account(const Moving& m, double fraction);
   void add_bytes(int edge, uint8_t tc, double payload, double wire);
   static double tail_ns(const flow::TransferPlan& plan, double rate);
@@ -71,6 +84,9 @@ class FlowFabric : public sc_core::sc_module {
   flow::Network net_;
   flow::FabricParams params_;
   flow::Scheduler sched_;
+  flow::FidelityWatch watch_;
+  bool watching_ = false;
+  std::vector<flow::WatchFlow> watched_;  // reused by rates_changed()
   std::vector<FlowEdgeVcs> vcs_;
   std::vector<int> node_of_endpoint_;
   std::vector<EgressStats> stats_;
@@ -86,13 +102,14 @@ class FlowFabric : public sc_core::sc_module {
 // it has issued the last request (models/pcie/dma_engine.h).
 class FlowEngine : public CopyExecutor {
  public:
-  FlowEngine(FlowFabric& fabric, int node, int tags) : fabric_(fabric), node_(node), tags_(tags) {}
+  // `slot`: the engine's requester slot at its node's egress (docs/config.md "Port arbiter").
+  FlowEngine(FlowFabric& fabric, int node, int slot, int tags) : fabric_(fabric), node_(node), slot_(slot), tags_(tags) {}
   void submit(CopyCommand c) override;
 
  private:
   void start_next();
   FlowFabric& fabric_;
-  int node_, tags_;
+  int node_, slot_, tags_;
   std::deque<CopyCommand> pending_;
   bool busy_ = false;
 };

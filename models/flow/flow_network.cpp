@@ -130,7 +130,12 @@ TransferPlan plan_transfer(const Network& n, const FabricParams& p, const Transf
   plan.data_path = t.read ? n.path(t.remote, t.requester) : n.path(t.requester, t.remote);
   const uint32_t tlp = data_tlp_bytes(p, t.read);
   plan.first_bytes = std::min<uint64_t>(tlp, t.bytes);
-  for (int e : plan.data_path) plan.flow.path.push_back({e, n.edge(e).weight(plan.data_type, tlp, t.bytes)});
+  for (std::size_t k = 0; k < plan.data_path.size(); ++k) {
+    const int e = plan.data_path[k];
+    Hop h{e, n.edge(e).weight(plan.data_type, tlp, t.bytes)};
+    h.slot = k > 0 ? n.edge(plan.data_path[k - 1]).to_port : (t.read ? 0 : t.first_slot);
+    plan.flow.path.push_back(h);
+  }
   const double first = transit_ns(n, plan.data_path, plan.data_type, static_cast<uint32_t>(plan.first_bytes));
   if (!t.read) {
     plan.latency_ns = first;

@@ -23,6 +23,7 @@ struct Edge {
   double bytes_per_ns = 0;        // wire bytes per ns: a PCIe link's TLP_bw / 8, a raw link's rate
   double propagation_ns = 0;
   std::array<int, 4> overhead{};  // [TlpType] non-payload bytes of one TLP (0 on a raw link)
+  int to_port = 0;                // the port of `to` it arrives at: its TLPs' requester slot at `to`'s egresses
 
   // One TLP's serialisation, rounded to the packet kernel's 1 ps (models/pcie/link_direction.h).
   double serialize_ns(TlpType t, uint32_t payload) const;
@@ -68,6 +69,8 @@ struct TransferSpec {
   int requester = -1, remote = -1;  // nodes
   uint64_t bytes = 0;
   int tags = 256;                   // the requester's outstanding reads
+  int first_slot = 0;               // a write's engine slot at the requester's egress (a read's data
+                                    // leaves the completer, slot 0: docs/config.md "Port arbiter")
 };
 
 struct TransferPlan {

@@ -14,6 +14,12 @@ bool exhausted(double left, double rate, double volume) {
 
 }  // namespace
 
+Scheduler::Scheduler(std::vector<double> capacity, std::vector<EdgeArbitration> arbitration)
+    : capacity_(std::move(capacity)), arbitration_(std::move(arbitration)), busy_(capacity_.size(), 0.0) {
+  if (!arbitration_.empty() && arbitration_.size() != capacity_.size())
+    throw std::invalid_argument("flow::Scheduler: one arbitration per edge needed");
+}
+
 void Scheduler::progress(double now_ns) {
   if (now_ns < now_) throw std::invalid_argument("flow::Scheduler: time went backwards");
   const double dt = now_ns - now_;
@@ -68,9 +74,37 @@ void Scheduler::recompute() {
   std::vector<FlowSpec> specs;
   specs.reserve(flows_.size());
   for (const auto& [id, f] : flows_) specs.push_back(f.spec);
-  const std::vector<double> rates = max_min_rates(capacity_, specs);
+  ArbitratedRates r;
+  if (arbitration_.empty()) {
+    r.rate = max_min_rates(capacity_, specs);
+    r.bottleneck.assign(specs.size(), -1);
+  } else {
+    r = arbitrated_rates(capacity_, arbitration_, specs);
+    unsettled_ += r.converged ? 0 : 1;
+    most_rounds_ = std::max(most_rounds_, r.rounds);
+  }
   std::size_t i = 0;
-  for (auto& [id, f] : flows_) f.rate = rates[i++];
+  for (auto& [id, f] : flows_) {
+    f.rate = r.rate[i];
+    f.bottleneck = r.bottleneck[i++];
+  }
+}
+
+void Scheduler::set_tc_map(double now_ns, int edge, const std::array<uint8_t, 8>& tc_to_vc) {
+  progress(now_ns);
+  if (arbitration_.empty()) return;  // flat max-min: no VCs
+  arbitration_.at(static_cast<std::size_t>(edge)).tc_to_vc = tc_to_vc;
+}
+
+void Scheduler::set_port_weights(double now_ns, int edge, const std::vector<double>& weights) {
+  progress(now_ns);
+  if (arbitration_.empty()) throw std::logic_error("flow::Scheduler: no arbitration to reweight");
+  arbitration_.at(static_cast<std::size_t>(edge)).port.weights = weights;
+}
+
+void Scheduler::reshare(double now_ns) {
+  progress(now_ns);
+  recompute();
 }
 
 }  // namespace arbsim::flow

@@ -23,11 +23,13 @@ struct Hop {
   int edge = 0;
   double weight = 1.0;  // capacity units the flow uses on `edge` per unit of its rate (>= 0)
   bool ahead = false;   // served ahead of the fair share (see above)
+  int slot = 0;         // the requester it arrives through at the edge's egress (arbitrated_rates.h)
 };
 
 struct FlowSpec {
   std::vector<Hop> path;
   double cap = kUnbounded;  // the flow's own rate limit (> 0)
+  int tc = 0;               // its traffic class (arbitrated_rates.h maps it to each edge's VC)
 };
 
 // The max-min fair rate of every flow; `capacity[e]` > 0 for each edge. `ahead` hops

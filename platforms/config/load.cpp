@@ -175,24 +175,6 @@ void resolve_workloads(YAML::Node root, const std::string& base_dir, const std::
   }
 }
 
-// The flow-level mode shares every link max-min fairly and has no VCs to arbitrate, so
-// seed 000's priority policies (strict-priority VC arbitration, seed 000 §3.2) cannot act
-// there: only static and rr, whose round-robin the max-min share stands for, are accepted.
-void check_flow_policy(const Reader& driver, const Config& cfg) {
-  const PolicyKind p = cfg.driver.policy;
-  if (cfg.sim.fidelity != Fidelity::Flow || p == PolicyKind::Static || p == PolicyKind::RoundRobin) return;
-  driver.fail("policy", std::string("policy '") + to_string(p) + "' needs VC arbitration, which sim.fidelity: flow "
-                        "does not model; use static or rr, or sim.fidelity: packet");
-}
-
-// Likewise the flow mode has no port arbiters whose WRR weights share control could set.
-void check_flow_share_control(const Reader& driver, const Config& cfg) {
-  if (cfg.sim.fidelity != Fidelity::Flow || !cfg.driver.share_control.wrr) return;
-  driver.map("share_control").fail("pcie_by", "pcie_by: wrr sets WRR port-arbiter weights, which sim.fidelity: flow "
-                                              "does not model (it shares links max-min); use pcie_by: rate, or "
-                                              "sim.fidelity: packet");
-}
-
 // A periodic app's SM or PCIe share is the controller's to set when it acts on that share: a
 // fixed one too would be silently overridden.
 void check_sm_shares(const Reader& top, const Config& cfg) {
@@ -225,8 +207,6 @@ Config parse_config(const std::string& text, const std::string& path, const std:
   cfg.sim = parse_sim(top.map("sim"));
   cfg.driver = parse_driver(top.map("driver"));
   cfg.driver_origin = top.map("driver").origin();
-  check_flow_policy(top.map("driver"), cfg);
-  check_flow_share_control(top.map("driver"), cfg);
   cfg.apps = parse_apps(top, cfg.platform);
   check_sm_shares(top, cfg);
   cfg.effective = root;

@@ -1,4 +1,6 @@
 #include "platforms/topology/flow_graph.h"
+#include <algorithm>
+#include "models/pcie/arbiters/catalogue.h"
 
 namespace arbsim {
 
@@ -26,8 +28,20 @@ flow::Edge edge_of(const LinkDir& d) {
   e.bytes_per_ns = d.egress.link.gbytes_per_s;  // wire bytes per ns, as the egress port serialises them
   e.propagation_ns = d.egress.link.propagation_ns;
   e.overhead = d.egress.link.overhead;          // all 0 on a raw link
+  e.to_port = std::max(0, d.to_port);
   return e;
 }
+
+// A weighted arbiter's share per requester: its weights, or its phases counted.
+std::vector<double> weights_of(const ArbiterSpec& a) {
+  std::vector<double> w(a.weights.begin(), a.weights.end());
+  for (const int r : a.phases) {
+    if (static_cast<std::size_t>(r) >= w.size()) w.resize(static_cast<std::size_t>(r) + 1, 0.0);
+    w[static_cast<std::size_t>(r)] += 1.0;
+  }
+  return w;
+}
+
 
 }  // namespace
 
@@ -39,6 +53,29 @@ FlowGraph build_flow_graph(const Scenario& s) {
   for (std::size_t i = 0; i < s.sites.size(); ++i)
     if (s.sites[i].endpoint >= 0) g.node_of_endpoint[s.sites[i].endpoint] = static_cast<int>(i);
   return g;
+}
+
+flow::SharePolicy share_policy(const ArbiterSpec& a) {
+  flow::SharePolicy p;
+  if (a.type == &kStrictPriorityType) p.kind = flow::ShareKind::Strict;
+  if (a.type->weighted) {
+    p.kind = flow::ShareKind::Weighted;
+    p.weights = weights_of(a);
+  }
+  p.guard = a.starvation_threshold;
+  return p;
+}
+
+std::vector<flow::EdgeArbitration> flow_arbitration(const Scenario& s, const std::optional<ArbiterSpec>& vc_arbiter) {
+  std::vector<flow::EdgeArbitration> out;
+  for (const LinkDir& d : s.walk) {
+    flow::EdgeArbitration a;
+    a.vc = share_policy(vc_arbiter ? *vc_arbiter : d.egress.vc_arbiter);
+    a.port = share_policy(d.egress.port_arbiter);
+    a.tc_to_vc = d.egress.tc_to_vc;
+    out.push_back(std::move(a));
+  }
+  return out;
 }
 
 flow::FabricParams flow_fabric_params(const PlatformCfg& pf) {

@@ -205,15 +205,29 @@ TEST_F(Cli, DefaultsLinkErrorNamesItsOwnLine) {
   expect_bad_input(cfg, {"c.yaml:4:", "platform.defaults.link.width", "inherited by platform.links[0]"});
 }
 
-// ---- The flow mode says what it ignores (item 2) --------------------------------------
+// ---- The flow mode says what it leaves out (item 2) -----------------------------------
 
-TEST_F(Cli, FlowModeWarnsOfArbitrationItIgnores) {
-  const Result r = run({"run", config("default.yaml"), "--fidelity", "flow", "--out", "out", "-s",
-                        "platform.arbitration.vc_arbiter.type=strict", "-s", "apps.mt.tc=3"});
+// A host-pushed write held back at gpu0's x4 link shares sw0's FIFO ingress with one to
+// gpu1: the fluid cannot hold the second behind the first (models/flow/fidelity_watch.h).
+// The run warns once, after it, and results.json lists what and where.
+TEST_F(Cli, FlowModeWarnsOfWhatItLeavesOut) {
+  const std::string cfg = write("c.yaml",
+                                "platform:\n"
+                                "  name: p\n"
+                                "  h2d_mode: push\n"
+                                "  defaults: {link: {gen: 3, width: 16}}\n"
+                                "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch},\n"
+                                "          {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
+                                "  links: [{up: rc0, down: sw0}, {up: sw0, down: gpu0, width: 4}, {up: sw0, down: gpu1}]\n"
+                                "apps:\n"
+                                "  - {type: stream, gpu: gpu0, direction: h2d, size: {fixed: 1MiB}, count: 1}\n"
+                                "  - {type: stream, gpu: gpu1, direction: h2d, size: {fixed: 1MiB}, count: 1}\n");
+  const Result r = run({"run", cfg, "--fidelity", "flow", "--out", "out"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("cannot represent"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cannot represent 2 thing(s)"), std::string::npos) << r.err;
   const json res = json::parse(slurp(dir_ / "out" / "results.json"));
-  EXPECT_FALSE(res["fidelity_notes"].empty());
+  ASSERT_EQ(res["fidelity_notes"].size(), 2u) << res["fidelity_notes"].dump(2);
+  EXPECT_EQ(res["fidelity_notes"][0]["where"], "rc0->sw0");
 }
 
 }  // namespace

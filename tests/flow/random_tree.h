@@ -35,12 +35,19 @@ struct TreeNode {
   double link_GBps = 0;     // its raw rate (the memory port's bandwidth for the memory)
 };
 
+// What the generator draws: `Filtered` keeps the rules above; `Mixed` keeps every
+// transfer it draws (up to six) and adds arbitration: per link direction a VC arbiter (rr,
+// strict, wrr by random weights, strict with a starvation guard), 1, 2, 4 or 8 VCs, a port
+// arbiter (rr, strict, wrr by random weights), and per app a random TC. Its cases are not
+// made to agree: the agreement test measures how many do, and names why the others do not.
+enum class Draw { Filtered, Mixed };
+
 class RandomCase {
  public:
   // A tree on which fewer than two transfers fit is drawn again (from the same stream).
-  explicit RandomCase(uint64_t seed) : rng_(seed) {
+  explicit RandomCase(uint64_t seed, Draw draw = Draw::Filtered) : rng_(seed) {
     do {
-      *this = RandomCase(rng_);
+      *this = RandomCase(rng_, draw);
     } while (transfers_ < 2);
   }
   std::string yaml() const { return platform_ + apps_; }
@@ -49,7 +56,7 @@ class RandomCase {
  private:
   using Path = std::vector<int>;  // node sequence
 
-  explicit RandomCase(std::mt19937_64& rng) : rng_(rng) {
+  RandomCase(std::mt19937_64& rng, Draw draw) : rng_(rng), mixed_(draw == Draw::Mixed) {
     make_tree();
     make_transfers();
     platform_ = platform_yaml();
@@ -85,8 +92,38 @@ class RandomCase {
   }
 
   std::string link_yaml(const TreeNode& n) {
-    return "    - {up: " + nodes_[n.parent].name + ", down: " + n.name + ", gen: " + num(n.gen) +
-           ", width: " + num(n.width) + ", latency_ns: " + num(10 + pick(31)) + "}\n";
+    std::string y = "    - {up: " + nodes_[n.parent].name + ", down: " + n.name + ", gen: " + num(n.gen) +
+                    ", width: " + num(n.width) + ", latency_ns: " + num(10 + pick(31));
+    if (mixed_) {
+      const int vcs = 1 << pick(4);
+      y += ", vcs: " + num(vcs) + ", arbitration_up: " + arbitration_yaml(vcs) +
+           ", arbitration_down: " + arbitration_yaml(vcs);
+    }
+    return y + "}\n";
+  }
+
+  std::string weights(int n) {
+    std::string w;
+    for (int k = 0; k < n; ++k) w += (k ? ", " : "") + num(1 + pick(4));
+    return "[" + w + "]";
+  }
+
+  // A VC arbiter (wrr: one weight per VC) and a port arbiter (wrr would need the exact
+  // requester count of each egress: tests/sim cover it), each drawn.
+  std::string arbitration_yaml(int vcs) {
+    std::string vc = "{type: rr}", port = "{type: rr}";
+    switch (vcs > 1 ? pick(4) : 0) {
+      case 1: vc = "{type: strict}"; break;
+      case 2: vc = "{type: wrr, weights: " + weights(vcs) + "}"; break;
+      case 3: vc = "{type: strict, starvation_threshold: " + num(2 + pick(15)) + "}"; break;
+      default: break;
+    }
+    switch (pick(3)) {
+      case 1: port = "{type: strict}"; break;
+      case 2: port = "{type: strict, starvation_threshold: " + num(2 + pick(15)) + "}"; break;
+      default: break;
+    }
+    return "{vc_arbiter: " + vc + ", port_arbiter: " + port + "}";
   }
 
   std::string node_yaml(const TreeNode& n) {
@@ -200,6 +237,7 @@ class RandomCase {
     const std::string start = chance(50) ? "0" : num(pick(200001));
     std::string y = "  - {name: t" + num(k) + ", gpu: gpu" + num(c.gpu) + ", size: {fixed: " + size +
                     "}, count: 1, start_ns: " + start;
+    if (mixed_) y += ", tc: " + num(pick(8));
     if (c.kind == 2) return y + ", type: peer, peer: gpu" + num(c.peer) + "}\n";
     return y + ", type: stream, direction: " + (c.kind == 0 ? "h2d" : "d2h") + "}\n";
   }
@@ -216,7 +254,7 @@ class RandomCase {
     apps_ = "apps:\n";
     for (const Candidate& c : cands) {
       const std::vector<Flow> paths = paths_of(c);
-      if (transfers_ == 6 || !fits(paths)) continue;
+      if (transfers_ == 6 || (!mixed_ && !fits(paths))) continue;
       taken_.insert(taken_.end(), paths.begin(), paths.end());
       apps_ += app_yaml(c, transfers_++);
     }
@@ -226,6 +264,7 @@ class RandomCase {
   std::vector<TreeNode> nodes_;
   std::vector<int> gpus_;
   int memory_ = -1, mps_ = 256, mrrs_ = 512, transfers_ = 0;
+  bool mixed_ = false;
   std::map<std::string, bool> push_;
   std::vector<Flow> taken_;
   std::string platform_, apps_;

@@ -100,27 +100,26 @@ TEST_F(FlowVsPacket, SameResultKeysAndLinkBytes) {
   EXPECT_EQ(f["gpus"].size(), p["gpus"].size());
 }
 
-// Seed 000's priority policies act through VC arbitration, which the flow mode does not
-// have: a config error (exit 2, one line naming the key); static and rr run.
-TEST_F(FlowVsPacket, PriorityPoliciesNeedThePacketModel) {
-  std::ofstream(dir_ / "case.yaml") << seed000("  - {name: a, type: stream, gpu: gpu0, size: {fixed: 1MiB}, count: 1}\n");
-  EXPECT_EQ(cli("run case.yaml --out o --fidelity flow -s driver.policy=priority_s"), 2);
-  const std::string err = slurp(dir_ / "stderr.txt");
-  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-  EXPECT_NE(err.find("driver.policy"), std::string::npos) << err;
-  EXPECT_NE(err.find("sim.fidelity: flow"), std::string::npos) << err;
-  EXPECT_FALSE(fs::exists(dir_ / "o"));
-  EXPECT_EQ(cli("validate case.yaml -s sim.fidelity=flow -s driver.policy=qos"), 2);
-  EXPECT_EQ(cli("run case.yaml --out o --fidelity flow -s driver.policy=rr"), 0) << slurp(dir_ / "stderr.txt");
-  EXPECT_EQ(cli("run case.yaml --out o --fidelity fluid"), 2);
+// Seed 000's priority policies act through VC arbitration (strict priority, TC/VC maps
+// reprogrammed as copies come and go), which the flow mode follows
+// (models/flow/edge_share.h): on Fig. 2's platform, gpu0 reads 8 MiB and gpu1 2 MiB, both
+// from 0, under each policy. Each app's completion agrees within 3 % between the fidelities.
+TEST_F(FlowVsPacket, PriorityPoliciesAgree) {
+  const std::string apps =
+      "  - {name: big, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 8MiB}, count: 1}\n"
+      "  - {name: small, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 2MiB}, count: 1}\n";
+  for (const char* policy : {"priority_s", "priority_l", "qos", "rr"}) {
+    const double worst = compare(seed000(apps) + "driver: {policy: " + policy + "}\n");
+    std::printf("flow vs packet, seed 000 policy %s: worst error %.3f %%\n", policy, 100 * worst);
+  }
 }
 
-// The documented difference (docs/architecture.md, "Flow-level mode"): the packet model's
-// egress ports share round-robin per ingress port, the flow mode per flow. Three GPUs
-// write to a 6 GB/s host memory, two of them through one root port (sw0) and one through
-// another (sw1): the packet model gives the lone root port half the memory, the flow
-// mode a third to every GPU.
-TEST_F(FlowVsPacket, RoundRobinIsPerIngressPortNotPerFlow) {
+// Round robin is per ingress port, then per flow (docs/architecture.md, "Flow-level mode:
+// arbitration"), in both fidelities. Three GPUs write to a 6 GB/s host memory, two of them
+// through one root port (sw0) and one through another (sw1): the lone root port gets half
+// the memory, the other half is split by two (flat max-min per flow would give a third
+// each, a ratio of 1).
+TEST_F(FlowVsPacket, RoundRobinIsPerIngressPortThenPerFlow) {
   const std::string apps =
       "  - {name: a, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 1MiB}, duration_ns: 4000000}\n"
       "  - {name: b, type: stream, gpu: gpu1, direction: d2h, size: {fixed: 1MiB}, duration_ns: 4000000}\n"
@@ -134,8 +133,8 @@ TEST_F(FlowVsPacket, RoundRobinIsPerIngressPortNotPerFlow) {
     const json r = json::parse(slurp(dir_ / fidelity / "results.json"));
     return r["apps"][0]["bytes"].get<double>() / r["apps"][2]["bytes"].get<double>();
   };
-  EXPECT_NEAR(ratio("packet"), 0.5, 0.1);  // sw0's port gets half the memory, split by two
-  EXPECT_NEAR(ratio("flow"), 1.0, 0.1);    // max-min: a third each
+  EXPECT_NEAR(ratio("packet"), 0.5, 0.05);  // sw0's port gets half the memory, split by two
+  EXPECT_NEAR(ratio("flow"), 0.5, 0.05);
 }
 
 // Seed 002's batch run-time in both modes: Sandy Bridge, each direction of a 48 MiB
@@ -255,3 +254,53 @@ TEST_P(RandomTree, CompletionTimesAgree) {
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomTree, ::testing::Range(0, 16));
 
 }  // namespace
+
+// ---- Random trees with arbitration, unfiltered -----------------------------------------
+
+namespace {
+
+struct Tally {
+  int transfers = 0, within = 0, named = 0, unnamed = 0;
+  double worst = 0;
+};
+
+// Each transfer's completion, flow against packet, on a Draw::Mixed case: within 3 %, or
+// outside with the flow run naming what it could not represent (fidelity_notes), or
+// outside unnamed (printed with the case).
+class MixedTree : public FlowVsPacket {
+ protected:
+  void tally(uint64_t seed, Tally& t) {
+    const flowtest::RandomCase c(seed, flowtest::Draw::Mixed);
+    const json p = run(c.yaml(), "packet"), f = run(c.yaml(), "flow");
+    const bool named = !f["fidelity_notes"].empty();
+    for (std::size_t a = 0; a < p["apps"].size(); ++a) {
+      const double pv = p["apps"][a]["last_done_ns"], fv = f["apps"][a]["last_done_ns"];
+      const double err = std::abs(fv - pv) / pv;
+      ++t.transfers;
+      t.worst = std::max(t.worst, err);
+      if (err <= kTolerance) ++t.within;
+      else if (named) ++t.named;
+      else {
+        ++t.unnamed;
+        std::printf("seed %llu %s: packet %.0f ns, flow %.0f ns (%.2f %%), nothing named\n%s",
+                    static_cast<unsigned long long>(seed), p["apps"][a]["name"].get<std::string>().c_str(), pv, fv,
+                    100 * err, c.yaml().c_str());
+      }
+    }
+  }
+  static void print(const char* what, const Tally& t) {
+    std::printf("%s: %d transfers, %d within 3 %% (%.1f %%), %d outside with the cause named, %d unnamed; worst %.2f %%\n",
+                what, t.transfers, t.within, 100.0 * t.within / t.transfers, t.named, t.unnamed, 100 * t.worst);
+  }
+};
+
+}  // namespace
+
+// The survey over 200 seeds (docs/performance.md), a measurement, not a test: the
+// acceptance (99 % of transfers within 3 %, every other one named) is not met yet. Run with
+// `flow_tests --gtest_also_run_disabled_tests --gtest_filter=MixedTree.DISABLED_Survey`.
+TEST_F(MixedTree, DISABLED_Survey) {
+  Tally t;
+  for (uint64_t seed = 30000; seed < 30200; ++seed) tally(seed, t);
+  print("mixed random trees, 200 seeds", t);
+}

@@ -196,4 +196,14 @@ TEST(Periodic, WithoutTheControllerTheWrrLinkSplitsEvenly) {
   EXPECT_NEAR(series(o, "low")[0][1].get<double>() / o.results["makespan_ns"].get<double>(), 0.4, 0.004);
 }
 
+// The flow mode shares the link by the same WRR weights (models/flow/edge_share.h) and the
+// controller reloads them as in the packet model: the same hand-worked figures.
+TEST(Periodic, AimdOnWrrWeightsHoldsTheLowerTaskToItsWeightFlow) {
+  SimOutcome o = run_yaml(kWrrShares, {"sim.fidelity=flow"});
+  const double m = o.results["makespan_ns"].get<double>();
+  EXPECT_EQ(app(o, "low")["periodic"]["share_changes"].back()[1].get<double>(), 1.0);
+  EXPECT_NEAR(series(o, "low")[0][1].get<double>() / m, 1.0, 0.005);
+  EXPECT_NEAR(app(o, "bulk")["last_done_ns"].get<double>() / m, 0.8 * 1.01, 0.008);
+}
+
 }  // namespace

@@ -1,0 +1,124 @@
+// The flow mode's arbitration on hand-worked timelines (models/flow/edge_share.h), and
+// what it says it leaves out (models/flow/fidelity_watch.h), in results.json
+// `fidelity_notes`. Two GPUs write 4 MiB each to host memory through sw0's uplink (Gen3 x16
+// everywhere); alone a copy takes T, and the uplink is the only shared link.
+#include <gtest/gtest.h>
+#include "tests/sim/sim_helpers.h"
+
+using namespace arbsim;
+using namespace arbsim::test;
+
+namespace {
+
+// a (gpu0, TC `tc_a`) and b (gpu1, TC0) on a 2-VC uplink whose egress has `arbitration`.
+std::string two_writers(const std::string& arbitration, int tc_a = 1) {
+  return two_gpu_platform(", vcs: 2, arbitration_up: " + arbitration) +
+         "sim: {fidelity: flow}\n"
+         "apps:\n"
+         "  - {name: a, type: stream, gpu: gpu0, direction: d2h, tc: " + std::to_string(tc_a) +
+         ", size: {fixed: 4MiB}, count: 1}\n"
+         "  - {name: b, type: stream, gpu: gpu1, direction: d2h, tc: 0, size: {fixed: 4MiB}, count: 1}\n";
+}
+
+double end_of(const SimOutcome& o, const char* name) { return app(o, name)["last_done_ns"].get<double>(); }
+
+}  // namespace
+
+// Strict priority: a's VC1 takes the whole uplink, b's VC0 waits: a ends at T, b at 2T.
+TEST(FlowArbitration, StrictPriorityServesTheHigherVcFirst) {
+  SimOutcome o = run_yaml(two_writers("{vc_arbiter: {type: strict}}"));
+  EXPECT_NEAR(end_of(o, "a") / end_of(o, "b"), 0.5, 0.002);
+  EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
+}
+
+// A starvation guard of 3 grants b one turn in 4: a moves at 3/4 and ends at 4T/3, when b
+// has 1/3 of its bytes; b then ends at 4T/3 + 2T/3 = 2T. a/b = 2/3.
+TEST(FlowArbitration, StarvationGuardGivesTheLowerVcOneTurnInXPlusOne) {
+  SimOutcome o = run_yaml(two_writers("{vc_arbiter: {type: strict, starvation_threshold: 3}}"));
+  EXPECT_NEAR(end_of(o, "a") / end_of(o, "b"), 2.0 / 3.0, 0.002);
+}
+
+// WRR port weights 3:1 (sw0's requesters: 0 its uplink port, 1 gpu0, 2 gpu1), one VC: as
+// the guard above, a/b = 2/3.
+TEST(FlowArbitration, WeightedPortsShareByWeight) {
+  SimOutcome o = run_yaml(two_writers("{port_arbiter: {type: wrr, weights: [1, 3, 1]}}", 0));
+  EXPECT_NEAR(end_of(o, "a") / end_of(o, "b"), 2.0 / 3.0, 0.002);
+}
+
+// Round robin over the VCs: both end together, at 2T.
+TEST(FlowArbitration, RoundRobinVcsEndTogether) {
+  SimOutcome o = run_yaml(two_writers("{vc_arbiter: {type: rr}}"));
+  EXPECT_NEAR(end_of(o, "a") / end_of(o, "b"), 1.0, 0.002);
+  EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
+}
+
+namespace {
+
+// Host-pushed writes to gpu0 (x4 link, a quarter of the others) and gpu1 (x16) share
+// rc0 -> sw0; gpu0's is held back at sw0 -> gpu0, beyond it. `sw0` and `uplink` are
+// extra keys of the switch and the rc0-sw0 link.
+std::string held_beyond(const std::string& sw0, const std::string& uplink) {
+  return "platform:\n"
+         "  name: hol\n"
+         "  h2d_mode: push\n"
+         "  defaults: {link: {gen: 3, width: 16, latency_ns: 20}}\n"
+         "  nodes:\n"
+         "    - {name: rc0, type: root_complex, latency_ns: 50, memory: {bandwidth_GBps: 1000}}\n"
+         "    - {name: sw0, type: switch, latency_ns: 110" + sw0 + "}\n"
+         "    - {name: gpu0, type: gpu}\n"
+         "    - {name: gpu1, type: gpu}\n"
+         "  links:\n"
+         "    - {up: rc0, down: sw0" + uplink + "}\n"
+         "    - {up: sw0, down: gpu0, width: 4}\n"
+         "    - {up: sw0, down: gpu1}\n"
+         "sim: {fidelity: flow}\n"
+         "apps:\n"
+         "  - {name: slow, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 4MiB}, count: 1}\n"
+         "  - {name: fast, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 4MiB}, count: 1}\n";
+}
+
+// The settings of the notes at `where`, in order.
+std::vector<std::string> notes_at(const SimOutcome& o, const std::string& where) {
+  std::vector<std::string> s;
+  for (const auto& n : o.results["fidelity_notes"])
+    if (n["where"] == where) s.push_back(n["setting"]);
+  return s;
+}
+
+}  // namespace
+
+// Behind sw0's FIFO ingress with the default (finite) posted credits, the packet model
+// holds fast behind slow's TLPs (both end at 1.26 ms there; the fluid ends fast at 0.43 ms):
+// the run names both effects, at rc0 -> sw0, for the 433.7 us both copies run together.
+TEST(FlowArbitration, HeadOfLineBlockingAndBackpressureAreNamed) {
+  SimOutcome o = run_yaml(held_beyond("", ""));
+  EXPECT_EQ(notes_at(o, "rc0->sw0"), (std::vector<std::string>{
+                                         "FIFO ingress (voq: false) behind a flow held back at sw0->gpu0",
+                                         "finite credits behind a flow held back at sw0->gpu0"}));
+  const std::string effect = o.results["fidelity_notes"][0]["effect"];
+  EXPECT_NE(effect.find("head-of-line blocking not modelled"), std::string::npos) << effect;
+  EXPECT_NE(effect.find("(first at 0.000 us, 433."), std::string::npos) << effect;
+}
+
+// Virtual output queues remove the head-of-line blocking, not the credits; infinite credits
+// leave the overdraw (the packet model's uplink still gives slow half its turns: fast ends
+// at 0.65 ms there, against the fluid's 0.43).
+TEST(FlowArbitration, VoqAndCreditsChangeWhatIsNamed) {
+  SimOutcome o = run_yaml(held_beyond(", voq: true", ", credits: {ph: inf, pd: inf}"));
+  EXPECT_EQ(notes_at(o, "rc0->sw0"),
+            (std::vector<std::string>{"infinite credits behind a flow held back at sw0->gpu0"}));
+}
+
+// A held flow alone on the link before its bottleneck troubles no one: no note.
+TEST(FlowArbitration, AHeldFlowAloneIsNotNamed) {
+  std::string yaml = held_beyond("", "");
+  yaml.erase(yaml.find("  - {name: fast"));
+  SimOutcome o = run_yaml(yaml);
+  EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
+}
+
+// The packet mode represents every setting: never a note.
+TEST(FlowArbitration, PacketModeHasNoNotes) {
+  SimOutcome o = run_yaml(held_beyond("", ""), {"sim.fidelity=packet"});
+  EXPECT_TRUE(o.results["fidelity_notes"].empty());
+}

@@ -1,0 +1,190 @@
+// The flow mode's arbitrated sharing (models/flow/edge_share.h, arbitrated_rates.h) on
+// hand-worked cases: each expected rate is worked out from the arbiter's rule in the
+// comment above the test, and one property test checks that a single requester and VC per
+// edge reduces to flat max-min (max_min.h, progressive filling: a different algorithm).
+#include <gtest/gtest.h>
+#include <random>
+#include "models/flow/arbitrated_rates.h"
+#include "models/flow/edge_share.h"
+#include "models/flow/max_min.h"
+
+using namespace arbsim::flow;
+
+namespace {
+
+Hop hop(int edge, int slot = 0, double weight = 1.0) {
+  Hop h{edge, weight};
+  h.slot = slot;
+  return h;
+}
+
+FlowSpec flow(std::vector<Hop> path, int tc = 0, double cap = kUnbounded) {
+  FlowSpec f;
+  f.path = std::move(path);
+  f.tc = tc;
+  f.cap = cap;
+  return f;
+}
+
+// Every TC on its own VC (TCn -> VCn).
+EdgeArbitration vc_per_tc(SharePolicy vc, SharePolicy port = {}) {
+  EdgeArbitration a;
+  a.vc = std::move(vc);
+  a.port = std::move(port);
+  for (int t = 0; t < 8; ++t) a.tc_to_vc[static_cast<std::size_t>(t)] = static_cast<uint8_t>(t);
+  return a;
+}
+
+SharePolicy strict(int guard = 0) { return {ShareKind::Strict, {}, guard}; }
+SharePolicy weighted(std::vector<double> w) { return {ShareKind::Weighted, std::move(w), 0}; }
+
+}  // namespace
+
+// The example: an egress of 3.27 GB/s round-robins over three ingress ports; one
+// carries a whole switch's subtree (three GPUs), the others one GPU each. Each port gets
+// 3.27 / 3 = 1.09; the subtree's three flows split theirs: 0.363 each. Flat max-min would
+// give all five 3.27 / 5 = 0.654.
+TEST(ArbitratedRates, RoundRobinIsPerPortThenPerFlow) {
+  const std::vector<FlowSpec> flows = {flow({hop(0, 0)}), flow({hop(0, 0)}), flow({hop(0, 0)}), flow({hop(0, 1)}),
+                                       flow({hop(0, 2)})};
+  const ArbitratedRates r = arbitrated_rates({3.27}, {EdgeArbitration{}}, flows);
+  ASSERT_TRUE(r.converged);
+  for (int f = 0; f < 3; ++f) EXPECT_NEAR(r.rate[f], 3.27 / 9, 1e-12);
+  EXPECT_NEAR(r.rate[3], 1.09, 1e-12);
+  EXPECT_NEAR(r.rate[4], 1.09, 1e-12);
+}
+
+// A port that needs less than its turn leaves the rest to the others: port 1's flow is
+// capped at 0.5 by its own link (edge 1), so ports 0 and 2 split 4 - 0.5: 1.75 each.
+TEST(ArbitratedRates, APortLimitedElsewhereLeavesItsTurnToTheOthers) {
+  const std::vector<FlowSpec> flows = {flow({hop(0, 0)}), flow({hop(1), hop(0, 1)}), flow({hop(0, 2)})};
+  const ArbitratedRates r = arbitrated_rates({4, 0.5}, {EdgeArbitration{}, EdgeArbitration{}}, flows);
+  EXPECT_NEAR(r.rate[0], 1.75, 1e-12);
+  EXPECT_NEAR(r.rate[1], 0.5, 1e-12);
+  EXPECT_NEAR(r.rate[2], 1.75, 1e-12);
+}
+
+// Strict priority among VCs: TC1 (VC1) takes the whole 8 GB/s link and TC0 gets nothing;
+// when VC1's flow is held to 3 by a link of its own, VC0 takes the other 5.
+TEST(ArbitratedRates, StrictPriorityVcTakesWhatItCanUse) {
+  const std::vector<EdgeArbitration> arb = {vc_per_tc(strict()), vc_per_tc(strict())};
+  ArbitratedRates r = arbitrated_rates({8, 100}, arb, {flow({hop(0)}, 0), flow({hop(0)}, 1)});
+  EXPECT_DOUBLE_EQ(r.rate[0], 0);
+  EXPECT_DOUBLE_EQ(r.rate[1], 8);
+  r = arbitrated_rates({8, 3}, arb, {flow({hop(0)}, 0), flow({hop(1), hop(0)}, 1)});
+  EXPECT_NEAR(r.rate[0], 5, 1e-12);
+  EXPECT_NEAR(r.rate[1], 3, 1e-12);
+}
+
+// A starvation guard of threshold 3 grants the waiting VC one turn in 4: 2 of the 8 GB/s;
+// the high VC keeps 6.
+TEST(ArbitratedRates, StarvationGuardFloorsTheStarvedVc) {
+  const ArbitratedRates r = arbitrated_rates({8}, {vc_per_tc(strict(3))}, {flow({hop(0)}, 0), flow({hop(0)}, 1)});
+  EXPECT_NEAR(r.rate[0], 2, 1e-12);
+  EXPECT_NEAR(r.rate[1], 6, 1e-12);
+}
+
+// WRR port weights 3:1 share 8 GB/s as 6 and 2; a third port with no phase (weight 0) is
+// served only when no weighted port requests (the arbiter's fallback scan): nothing while
+// either is backlogged (port 0 held to 1 elsewhere leaves its turns to port 1: 7), and
+// 8 - 1 - 2 = 5 when both are held elsewhere (to 1 and 2).
+TEST(ArbitratedRates, WeightedPortsShareByWeightAndTheUnweightedTakeTheRest) {
+  EdgeArbitration a;
+  a.port = weighted({3, 1, 0});
+  const std::vector<EdgeArbitration> arb = {a, a, a};
+  const std::vector<double> cap = {8, 1, 2};
+  ArbitratedRates r = arbitrated_rates(cap, arb, {flow({hop(0, 0)}), flow({hop(0, 1)}), flow({hop(0, 2)})});
+  EXPECT_NEAR(r.rate[0], 6, 1e-12);
+  EXPECT_NEAR(r.rate[1], 2, 1e-12);
+  EXPECT_NEAR(r.rate[2], 0, 1e-12);
+  r = arbitrated_rates(cap, arb, {flow({hop(1), hop(0, 0)}), flow({hop(0, 1)}), flow({hop(0, 2)})});
+  EXPECT_NEAR(r.rate[0], 1, 1e-12);
+  EXPECT_NEAR(r.rate[1], 7, 1e-12);
+  EXPECT_NEAR(r.rate[2], 0, 1e-12);
+  r = arbitrated_rates(cap, arb, {flow({hop(1), hop(0, 0)}), flow({hop(2), hop(0, 1)}), flow({hop(0, 2)})});
+  EXPECT_NEAR(r.rate[0], 1, 1e-12);
+  EXPECT_NEAR(r.rate[1], 2, 1e-12);
+  EXPECT_NEAR(r.rate[2], 5, 1e-12);
+}
+
+// VC weights 1:3 over two VCs, and inside VC1 round robin over two ports: VC0's flow 2,
+// VC1's two flows 3 each.
+TEST(ArbitratedRates, VcLevelThenPortLevel) {
+  const ArbitratedRates r = arbitrated_rates({8}, {vc_per_tc(weighted({1, 3}))},
+                                             {flow({hop(0, 0)}, 0), flow({hop(0, 0)}, 1), flow({hop(0, 1)}, 1)});
+  EXPECT_NEAR(r.rate[0], 2, 1e-12);
+  EXPECT_NEAR(r.rate[1], 3, 1e-12);
+  EXPECT_NEAR(r.rate[2], 3, 1e-12);
+}
+
+// A chain of bottlenecks: flow 0's own link (edge 0, 6.627) holds it below its turn at
+// the shared edge 2 (16 each way split 8/8), so flow 1 takes 16 - 6.627 there; its own link
+// (edge 1, 15.5 at weight 1.17: 13.25) does not bind. Settles in a few rounds.
+TEST(ArbitratedRates, DemandLimitedElsewhereSettles) {
+  const std::vector<FlowSpec> flows = {flow({hop(0, 0, 1.17), hop(2, 2)}), flow({hop(1, 0, 1.17), hop(2, 3)})};
+  const ArbitratedRates r = arbitrated_rates({7.7538, 15.5, 16}, std::vector<EdgeArbitration>(3), flows);
+  EXPECT_TRUE(r.converged);
+  EXPECT_LE(r.rounds, 4);
+  EXPECT_NEAR(r.rate[0], 7.7538 / 1.17, 1e-9);
+  EXPECT_NEAR(r.rate[1], 16 - 7.7538 / 1.17, 1e-9);
+}
+
+// Strict priorities that disagree: two flows share edges 0 and 1; edge 0 favours TC1, edge
+// 1 (whose map swaps the VCs) favours TC0. Each holds the other back (both would stop):
+// the result says so and falls back to flat max-min, 4 each.
+TEST(ArbitratedRates, PrioritiesThatDisagreeAreReportedUnsettled) {
+  EdgeArbitration swapped = vc_per_tc(strict());
+  swapped.tc_to_vc[0] = 1;
+  swapped.tc_to_vc[1] = 0;
+  const ArbitratedRates r = arbitrated_rates({8, 8}, {vc_per_tc(strict()), swapped},
+                                             {flow({hop(0), hop(1)}, 0), flow({hop(0), hop(1)}, 1)});
+  EXPECT_FALSE(r.converged);
+  EXPECT_DOUBLE_EQ(r.rate[0], 4);
+  EXPECT_DOUBLE_EQ(r.rate[1], 4);
+}
+
+// One requester and one VC everywhere: the arbitrated rates are flat max-min's, on 200
+// random graphs of 6 edges and 2-12 flows of random paths, weights and caps.
+TEST(ArbitratedRates, OneRequesterPerEdgeIsFlatMaxMin) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0.5, 10);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<double> cap(6);
+    for (double& c : cap) c = u(rng);
+    std::vector<FlowSpec> flows(2 + rng() % 11);
+    for (FlowSpec& f : flows) {
+      for (int e = 0; e < 6; ++e)
+        if (rng() % 3 == 0) f.path.push_back(hop(e, 0, 1 + u(rng) / 100));
+      if (f.path.empty()) f.path.push_back(hop(static_cast<int>(rng() % 6)));
+      if (rng() % 4 == 0) f.cap = u(rng);
+    }
+    const std::vector<double> flat = max_min_rates(cap, flows);
+    const ArbitratedRates r = arbitrated_rates(cap, std::vector<EdgeArbitration>(6), flows);
+    ASSERT_TRUE(r.converged) << "round " << round;
+    for (std::size_t f = 0; f < flows.size(); ++f) EXPECT_NEAR(r.rate[f], flat[f], 1e-9 * flat[f]) << "round " << round;
+  }
+}
+
+// divide() alone: round robin with one small claim (1 of 9 capacity): 1, 4, 4; strict
+// hands out by index, highest first.
+TEST(EdgeShare, DivideByEachPolicy) {
+  std::vector<double> out;
+  divide(SharePolicy{}, {{0, 1, 1}, {1, 100, 1}, {2, 100, 1}}, 9, out);
+  EXPECT_EQ(out, (std::vector<double>{1, 4, 4}));
+  divide(strict(), {{0, 5, 1}, {1, 6, 1}}, 9, out);
+  EXPECT_EQ(out, (std::vector<double>{3, 6}));
+}
+
+// The flows behind one requester split its turn in the mix the egress before them sent
+// them: flows 0 and 1 merge at edge 0 (strict port arbiter: flow 1's slot 1 first) and
+// reach edge 1 (4 GB/s, the bottleneck) through one port. Edge 0 (10) does not hold
+// either back, but it sends flow 1's TLPs first, so at edge 1 flow 1 takes the port's
+// turn: 4 and 0 (round robin at edge 1 alone would give 2 and 2).
+TEST(ArbitratedRates, FlowsBehindOnePortSplitAsTheEgressBeforeSentThem) {
+  EdgeArbitration first;
+  first.port = strict();
+  const std::vector<FlowSpec> flows = {flow({hop(0, 0), hop(1, 0)}), flow({hop(0, 1), hop(1, 0)})};
+  const ArbitratedRates r = arbitrated_rates({10, 4}, {first, EdgeArbitration{}}, flows);
+  EXPECT_NEAR(r.rate[0], 0, 1e-12);
+  EXPECT_NEAR(r.rate[1], 4, 1e-12);
+}

@@ -1,6 +1,7 @@
 #include "models/flow/edge_share.h"
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <numeric>
 
 namespace arbsim::flow {
@@ -39,7 +40,8 @@ double water_fill(const SharePolicy& p, const std::vector<Claim>& claims, std::v
 }
 
 void strict(const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
-  std::vector<int> order(claims.size());
+  thread_local std::vector<int> order;  // not reentrant: strict() calls nothing that comes back here
+  order.resize(claims.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int a, int b) { return claims[a].index > claims[b].index; });
   double rem = capacity;
@@ -52,7 +54,9 @@ void strict(const std::vector<Claim>& claims, double capacity, std::vector<doubl
 void divide_unguarded(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity,
                       std::vector<double>& out) {
   if (policy.kind == ShareKind::Strict) return strict(claims, capacity, out);
-  std::vector<int> weighted, fallback;
+  thread_local std::vector<int> weighted, fallback;  // not reentrant (see strict())
+  weighted.clear();
+  fallback.clear();
   for (std::size_t i = 0; i < claims.size(); ++i)
     (weight_of(policy, claims[i].index) > 0 ? weighted : fallback).push_back(static_cast<int>(i));
   const double left = water_fill(policy, claims, weighted, capacity, out);
@@ -65,17 +69,23 @@ void divide_unguarded(const SharePolicy& policy, const std::vector<Claim>& claim
 
 void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
   out.assign(claims.size(), 0.0);
-  if (policy.guard <= 0 || claims.size() < 2) return divide_unguarded(policy, claims, capacity, out);
+  if (claims.size() == 1) {  // alone: all it asks, up to the capacity, under every arbiter
+    out[0] = std::min(claims[0].demand, capacity);
+    return;
+  }
+  if (policy.guard <= 0) return divide_unguarded(policy, claims, capacity, out);
   // The guard's floor: 1 turn in x + 1 for each child that waits, at most an even split.
   const double floor = capacity * std::min(1.0 / (policy.guard + 1), 1.0 / static_cast<double>(claims.size()));
-  std::vector<Claim> rest = claims;
+  thread_local std::vector<Claim> rest;  // not reentrant (see strict())
+  thread_local std::vector<double> more;
+  rest = claims;
   double left = capacity;
   for (std::size_t i = 0; i < claims.size(); ++i) {
     out[i] = std::min(claims[i].demand, floor);
     rest[i].demand = claims[i].demand - out[i];  // an unbounded demand stays unbounded
     left -= out[i];
   }
-  std::vector<double> more(claims.size(), 0.0);
+  more.assign(claims.size(), 0.0);
   divide_unguarded(policy, rest, std::max(0.0, left), more);
   for (std::size_t i = 0; i < claims.size(); ++i) out[i] += more[i];
 }
@@ -103,27 +113,65 @@ void group(const std::vector<EdgeUser>& users, std::size_t lo, std::size_t hi, K
 
 }  // namespace
 
-void share_edge(const EdgeArbitration& arb, double capacity, const std::vector<EdgeUser>& users,
-                std::vector<double>& out, const SlotSplit& within) {
-  out.assign(users.size(), 0.0);
+namespace {
+
+// share_edge()'s working vectors, one set per nesting level (a SlotSplit may share another
+// edge inside it), kept between calls: rates are recomputed on every event.
+struct Scratch {
   std::vector<Claim> vcs, slots, flows;
   std::vector<std::size_t> vc_start, slot_start;
   std::vector<double> vc_share, slot_share, flow_share;
-  group(users, 0, users.size(), [](const EdgeUser& u) { return u.vc; }, vcs, vc_start);
-  divide(arb.vc, vcs, capacity, vc_share);
-  for (std::size_t v = 0; v < vcs.size(); ++v) {
-    group(users, vc_start[v], vc_start[v + 1], [](const EdgeUser& u) { return u.slot; }, slots, slot_start);
-    divide(arb.port, slots, vc_share[v], slot_share);
-    for (std::size_t s = 0; s < slots.size(); ++s) {
-      const std::size_t lo = slot_start[s], hi = slot_start[s + 1];
+};
+
+class ScratchLevel {
+ public:
+  ScratchLevel() {
+    if (pool().size() <= depth()) pool().push_back(std::make_unique<Scratch>());
+    s_ = pool()[depth()++].get();
+  }
+  ~ScratchLevel() { --depth(); }
+  ScratchLevel(const ScratchLevel&) = delete;
+  ScratchLevel& operator=(const ScratchLevel&) = delete;
+  Scratch& operator*() { return *s_; }
+
+ private:
+  static std::vector<std::unique_ptr<Scratch>>& pool() {
+    thread_local std::vector<std::unique_ptr<Scratch>> p;
+    return p;
+  }
+  static std::size_t& depth() {
+    thread_local std::size_t d = 0;
+    return d;
+  }
+  Scratch* s_;
+};
+
+}  // namespace
+
+void share_edge(const EdgeArbitration& arb, double capacity, const std::vector<EdgeUser>& users,
+                std::vector<double>& out, const SlotSplit& within) {
+  out.assign(users.size(), 0.0);
+  if (users.size() == 1) {  // alone on the edge: all it asks, up to the capacity
+    out[0] = std::min(users[0].demand * users[0].cost, capacity) / users[0].cost;
+    return;
+  }
+  ScratchLevel level;
+  Scratch& w = *level;
+  group(users, 0, users.size(), [](const EdgeUser& u) { return u.vc; }, w.vcs, w.vc_start);
+  divide(arb.vc, w.vcs, capacity, w.vc_share);
+  for (std::size_t v = 0; v < w.vcs.size(); ++v) {
+    group(users, w.vc_start[v], w.vc_start[v + 1], [](const EdgeUser& u) { return u.slot; }, w.slots, w.slot_start);
+    divide(arb.port, w.slots, w.vc_share[v], w.slot_share);
+    for (std::size_t s = 0; s < w.slots.size(); ++s) {
+      const std::size_t lo = w.slot_start[s], hi = w.slot_start[s + 1];
       if (hi - lo > 1 && within) {
-        within(lo, hi, slot_share[s], flow_share);
+        within(lo, hi, w.slot_share[s], w.flow_share);
       } else {
-        flows.clear();
-        for (std::size_t u = lo; u < hi; ++u) flows.push_back({0, users[u].demand * users[u].cost, users[u].cost});
-        divide(SharePolicy{}, flows, slot_share[s], flow_share);
+        w.flows.clear();
+        for (std::size_t u = lo; u < hi; ++u) w.flows.push_back({0, users[u].demand * users[u].cost, users[u].cost});
+        divide(SharePolicy{}, w.flows, w.slot_share[s], w.flow_share);
       }
-      for (std::size_t u = lo; u < hi; ++u) out[u] = flow_share[u - lo] / users[u].cost;
+      for (std::size_t u = lo; u < hi; ++u) out[u] = w.flow_share[u - lo] / users[u].cost;
     }
   }
 }

@@ -59,11 +59,17 @@ class FidelityWatch {
   const std::map<Key, Sighting>& sightings() const { return seen_; }
 
  private:
-  void holding_back(const WatchFlow& f, std::size_t at, const std::vector<WatchFlow>& flows, const VcOf& vc_of);
+  struct Crossing {
+    std::size_t flow, pos;  // flows[flow] crosses the edge at position pos of its path
+    bool request;           // of its request path (else its data path)
+  };
+  void index(const std::vector<WatchFlow>& flows);
+  void holding_back(std::size_t fi, std::size_t at, const std::vector<WatchFlow>& flows, const VcOf& vc_of);
   void note(Unrepresented what, int in, int out);
   std::vector<WatchEdge> edges_;
   std::map<Key, Sighting> seen_;
   std::vector<Key> active_;  // held since the last look
+  std::vector<std::vector<Crossing>> by_edge_;
   double last_ns_ = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "models/flow/flow_scheduler.h"
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace arbsim::flow {
@@ -15,7 +16,10 @@ bool exhausted(double left, double rate, double volume) {
 }  // namespace
 
 Scheduler::Scheduler(std::vector<double> capacity, std::vector<EdgeArbitration> arbitration)
-    : capacity_(std::move(capacity)), arbitration_(std::move(arbitration)), busy_(capacity_.size(), 0.0) {
+    : capacity_(std::move(capacity)),
+      arbitration_(std::move(arbitration)),
+      busy_(capacity_.size(), 0.0),
+      on_edge_(capacity_.size()) {
   if (!arbitration_.empty() && arbitration_.size() != capacity_.size())
     throw std::invalid_argument("flow::Scheduler: one arbitration per edge needed");
 }
@@ -38,18 +42,20 @@ void Scheduler::progress(double now_ns) {
 
 std::vector<int> Scheduler::advance(double now_ns) {
   progress(now_ns);
-  std::vector<int> done;
+  std::vector<int> done, touched;
   finished_rates_.clear();
   for (auto it = flows_.begin(); it != flows_.end();) {
     if (exhausted(it->second.left, it->second.rate, it->second.volume)) {
       done.push_back(it->first);
       finished_rates_.push_back(it->second.moved_at >= 0 ? it->second.moved_at : it->second.rate);
+      for (const Hop& h : it->second.spec.path) touched.push_back(h.edge);
+      unindex(it->first, it->second.spec);
       it = flows_.erase(it);
     } else {
       ++it;
     }
   }
-  if (!done.empty()) recompute();
+  if (!done.empty()) recompute(touched);
   return done;
 }
 
@@ -58,8 +64,13 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec) {
   Running f;
   f.volume = f.left = std::max(0.0, volume);
   f.spec = std::move(spec);
+  std::vector<int> touched;
+  for (const Hop& h : f.spec.path) {
+    on_edge_.at(static_cast<std::size_t>(h.edge)).push_back(next_id_);
+    touched.push_back(h.edge);
+  }
   flows_.emplace(next_id_, std::move(f));
-  recompute();
+  recompute(touched);
   return next_id_++;
 }
 
@@ -70,10 +81,43 @@ double Scheduler::next_finish_ns() const {
   return t;
 }
 
-void Scheduler::recompute() {
+void Scheduler::unindex(int id, const FlowSpec& spec) {
+  for (const Hop& h : spec.path) {
+    std::vector<int>& on = on_edge_.at(static_cast<std::size_t>(h.edge));
+    on.erase(std::remove(on.begin(), on.end(), id), on.end());
+  }
+}
+
+// The running flows that share an edge, directly or through others, with `edges`: the only
+// ones whose rates a change there can move (each component's rates depend on its own flows
+// and edges alone). In id order.
+std::vector<int> Scheduler::component(const std::vector<int>& edges) const {
+  std::vector<char> seen_edge(capacity_.size(), 0);
+  std::set<int> ids;
+  std::vector<int> todo;
+  for (int e : edges)
+    if (!seen_edge[static_cast<std::size_t>(e)]) seen_edge[static_cast<std::size_t>(e)] = 1, todo.push_back(e);
+  while (!todo.empty()) {
+    const int e = todo.back();
+    todo.pop_back();
+    for (int id : on_edge_[static_cast<std::size_t>(e)])
+      if (ids.insert(id).second)
+        for (const Hop& h : flows_.at(id).spec.path)
+          if (!seen_edge[static_cast<std::size_t>(h.edge)]) seen_edge[static_cast<std::size_t>(h.edge)] = 1, todo.push_back(h.edge);
+  }
+  return {ids.begin(), ids.end()};
+}
+
+void Scheduler::recompute(const std::vector<int>& edges) {
+  std::vector<int> ids;
+  if (edges.empty()) {
+    for (const auto& [id, f] : flows_) ids.push_back(id);
+  } else {
+    ids = component(edges);
+  }
   std::vector<FlowSpec> specs;
-  specs.reserve(flows_.size());
-  for (const auto& [id, f] : flows_) specs.push_back(f.spec);
+  specs.reserve(ids.size());
+  for (int id : ids) specs.push_back(flows_.at(id).spec);
   ArbitratedRates r;
   if (arbitration_.empty()) {
     r.rate = max_min_rates(capacity_, specs);
@@ -83,10 +127,10 @@ void Scheduler::recompute() {
     unsettled_ += r.converged ? 0 : 1;
     most_rounds_ = std::max(most_rounds_, r.rounds);
   }
-  std::size_t i = 0;
-  for (auto& [id, f] : flows_) {
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    Running& f = flows_.at(ids[i]);
     f.rate = r.rate[i];
-    f.bottleneck = r.bottleneck[i++];
+    f.bottleneck = r.bottleneck[i];
   }
 }
 

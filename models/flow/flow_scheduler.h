@@ -21,6 +21,8 @@ class Scheduler {
   // Without `arbitration` (or with an empty one) every edge shares flat max-min per flow;
   // with one, arbitration[e] is edge e's (arbitrated_rates.h).
   explicit Scheduler(std::vector<double> capacity, std::vector<EdgeArbitration> arbitration = {});
+  // Rates are recomputed for the flows a start or an end can affect: those connected to it
+  // through shared edges (its component), not every running flow.
 
   // Moves every flow on to `now_ns` at its current rate, removes the flows that have sent
   // their whole volume and returns their ids (ascending); the others' rates are recomputed.
@@ -63,13 +65,17 @@ class Scheduler {
     FlowSpec spec;
   };
   void progress(double now_ns);
-  void recompute();
+  // Recomputes the rates of the component of `edges` (every running flow when empty).
+  void recompute(const std::vector<int>& edges = {});
+  std::vector<int> component(const std::vector<int>& edges) const;
+  void unindex(int id, const FlowSpec& spec);
 
   std::vector<double> capacity_;
   std::vector<EdgeArbitration> arbitration_;
   int unsettled_ = 0, most_rounds_ = 0;
   std::vector<double> busy_;  // [edge] ns
   std::map<int, Running> flows_;
+  std::vector<std::vector<int>> on_edge_;  // [edge] ids of the running flows crossing it
   std::vector<double> finished_rates_;
   double now_ = 0;
   int next_id_ = 0;

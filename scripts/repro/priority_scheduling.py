@@ -311,6 +311,7 @@ def main(out_dir):
     fom = figures_of_merit(res, solo)
     sweep = scale_sweep(r)
     g, t1, t2, met = add_checks(r, fom, sweep)
+    fidelity_checks(r, fom)
     write_csvs(r, solo, fom)
     r.write_csv("gain_vs_kernel_scale.csv", ["kernel_scale", "priority_s_gain", "qos_gain", "task1_gain", "task2_gain"],
                 [[f"{s:g}"] + [f"{sweep[s][k]:.4f}" for k in ("priority_s", "qos", "task1", "task2")] for s in sorted(sweep)])
@@ -323,6 +324,46 @@ def main(out_dir):
              "worst_ratio": worst_transfer_ratio(res, solo), "window_us": TIMELINE_US,
              "scale_runs": len(SCALES) * (len(WORKLOADS) + 28 * len(SCALE_POLICIES)), "sweep": sweep}
     return r.finish(render(r, solo, fom, g, t1, t2, met, best, ABBR, WORKLOADS, POLICIES, extra))
+
+
+FIDELITY_TOL = 0.01  # the flow mode's gains within 1 point of the packet model's
+
+
+class FlowFidelity:
+    """The same sweeps at sim.fidelity: flow (runs named *-flow), through `r`."""
+
+    def __init__(self, r):
+        self.r = r
+
+    def sweep(self, name, spec):
+        for run in spec["runs"]:
+            run["set"] = run["set"] + ["sim.fidelity=flow"]
+        return self.r.sweep(name + "-flow", spec)
+
+
+def figures(fom):
+    """The figures the checks compare: mean gains over rr and per-task gains."""
+    out = {f"gain {p}": mean_gain(fom, p) for p in POLICIES if p != "rr"}
+    for p in ("priority_s", "priority_l", "qos"):
+        for t in (0, 1):
+            out[f"task {t + 1} {p}"] = task_gain(fom, p, t)
+    return out
+
+
+def fidelity_checks(r, fom):
+    """Seed 000 in the flow fidelity (which follows VC arbitration and the policies' TC/VC
+    maps, docs/architecture.md "Flow-level mode: arbitration"): every figure within 1 point
+    of the packet model's, and the same order of the policies."""
+    solo = solo_runs(FlowFidelity(r))
+    flow_fom = figures_of_merit(pair_runs(FlowFidelity(r), solo), solo)
+    packet, flow = figures(fom), figures(flow_fom)
+    for key in packet:
+        r.number(f"flow fidelity against the packet model: {key} over rr (issue 12: within 1 point)",
+                 100 * packet[key], 100 * flow[key], 100 * FIDELITY_TOL, "{:+.1f}", " %")
+    order = lambda f: sorted(POLICIES, key=lambda p: -mean_gain(f, p))  # noqa: E731
+    r.ordering("flow fidelity: the policies in the packet model's order of system throughput", " > ".join(order(fom)),
+               " > ".join(order(flow_fom)), order(fom) == order(flow_fom))
+    return flow
 
 
 def worst_transfer_ratio(res, solo):

@@ -64,6 +64,9 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec) {
   Running f;
   f.volume = f.left = std::max(0.0, volume);
   f.spec = std::move(spec);
+  f.most = f.spec.cap;
+  for (const Hop& h : f.spec.path)
+    if (!h.ahead && h.weight > 0) f.most = std::min(f.most, capacity_.at(static_cast<std::size_t>(h.edge)) / h.weight);
   std::vector<int> touched;
   for (const Hop& h : f.spec.path) {
     on_edge_.at(static_cast<std::size_t>(h.edge)).push_back(next_id_);
@@ -88,22 +91,36 @@ void Scheduler::unindex(int id, const FlowSpec& spec) {
   }
 }
 
-// The running flows that share an edge, directly or through others, with `edges`: the only
-// ones whose rates a change there can move (each component's rates depend on its own flows
-// and edges alone). In id order.
+bool Scheduler::can_bind(int edge) const {
+  double most = 0;
+  for (int id : on_edge_[static_cast<std::size_t>(edge)]) {
+    const Running& f = flows_.at(id);
+    for (const Hop& h : f.spec.path)
+      if (h.edge == edge) most += f.most * h.weight;
+  }
+  return most >= capacity_[static_cast<std::size_t>(edge)] * (1 - 1e-9);
+}
+
+// The running flows on `edges` and those that share an edge that can bind with them,
+// directly or through others: the only ones whose rates a change there can move (each
+// component's rates depend on its own flows and binding edges alone). In id order.
 std::vector<int> Scheduler::component(const std::vector<int>& edges) const {
   std::vector<char> seen_edge(capacity_.size(), 0);
   std::set<int> ids;
   std::vector<int> todo;
-  for (int e : edges)
+  auto reach = [&](int e) {
     if (!seen_edge[static_cast<std::size_t>(e)]) seen_edge[static_cast<std::size_t>(e)] = 1, todo.push_back(e);
-  while (!todo.empty()) {
-    const int e = todo.back();
-    todo.pop_back();
-    for (int id : on_edge_[static_cast<std::size_t>(e)])
-      if (ids.insert(id).second)
-        for (const Hop& h : flows_.at(id).spec.path)
-          if (!seen_edge[static_cast<std::size_t>(h.edge)]) seen_edge[static_cast<std::size_t>(h.edge)] = 1, todo.push_back(h.edge);
+  };
+  for (int e : edges) reach(e);
+  for (bool seeds = true; !todo.empty(); seeds = false) {
+    std::vector<int> now;
+    now.swap(todo);
+    for (int e : now) {
+      if (!seeds && !can_bind(e)) continue;
+      for (int id : on_edge_[static_cast<std::size_t>(e)])
+        if (ids.insert(id).second)
+          for (const Hop& h : flows_.at(id).spec.path) reach(h.edge);
+    }
   }
   return {ids.begin(), ids.end()};
 }
@@ -115,9 +132,19 @@ void Scheduler::recompute(const std::vector<int>& edges) {
   } else {
     ids = component(edges);
   }
+  // Hops on edges that cannot bind weigh nothing: no share is computed there (the hop stays,
+  // for the path: arbitrated_rates.h splits a requester's turn by the egress before it).
+  std::vector<char> binds(capacity_.size(), 2);  // 2: not asked yet
   std::vector<FlowSpec> specs;
   specs.reserve(ids.size());
-  for (int id : ids) specs.push_back(flows_.at(id).spec);
+  for (int id : ids) {
+    specs.push_back(flows_.at(id).spec);
+    for (Hop& h : specs.back().path) {
+      char& b = binds[static_cast<std::size_t>(h.edge)];
+      if (b == 2) b = can_bind(h.edge) ? 1 : 0;
+      if (!b) h.weight = 0;
+    }
+  }
   ArbitratedRates r;
   if (arbitration_.empty()) {
     r.rate = max_min_rates(capacity_, specs);

@@ -22,7 +22,10 @@ class Scheduler {
   // with one, arbitration[e] is edge e's (arbitrated_rates.h).
   explicit Scheduler(std::vector<double> capacity, std::vector<EdgeArbitration> arbitration = {});
   // Rates are recomputed for the flows a start or an end can affect: those connected to it
-  // through shared edges (its component), not every running flow.
+  // through shared edges that can bind (its component), not every running flow. An edge
+  // whose flows, each at the most it can ever move, fit in its capacity never holds anyone
+  // back under any arbiter (each divides work-conservingly), so it is left out: it
+  // neither joins components nor enters the rate computation.
 
   // Moves every flow on to `now_ns` at its current rate, removes the flows that have sent
   // their whole volume and returns their ids (ascending); the others' rates are recomputed.
@@ -62,12 +65,14 @@ class Scheduler {
     double volume = 0, left = 0, rate = 0;
     double moved_at = -1;  // the rate over its last interval of positive length (-1: none yet)
     int bottleneck = -1;
+    double most = kUnbounded;  // the most it can ever move: its cap, or its slowest edge alone
     FlowSpec spec;
   };
   void progress(double now_ns);
   // Recomputes the rates of the component of `edges` (every running flow when empty).
   void recompute(const std::vector<int>& edges = {});
   std::vector<int> component(const std::vector<int>& edges) const;
+  bool can_bind(int edge) const;
   void unindex(int id, const FlowSpec& spec);
 
   std::vector<double> capacity_;

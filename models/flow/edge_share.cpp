@@ -1,14 +1,11 @@
 #include "models/flow/edge_share.h"
 #include <algorithm>
-#include <limits>
 #include <memory>
 #include <numeric>
 
 namespace arbsim::flow {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double weight_of(const SharePolicy& p, int index) {
   if (p.kind != ShareKind::Weighted) return 1.0;

@@ -152,7 +152,6 @@ void Scheduler::recompute(const std::vector<int>& edges) {
   } else {
     r = arbitrated_rates(capacity_, arbitration_, specs);
     unsettled_ += r.converged ? 0 : 1;
-    most_rounds_ = std::max(most_rounds_, r.rounds);
   }
   for (std::size_t i = 0; i < ids.size(); ++i) {
     Running& f = flows_.at(ids[i]);

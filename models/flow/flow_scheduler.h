@@ -45,9 +45,8 @@ class Scheduler {
   // Reloads edge `edge`'s port weights (a WRR port arbiter's table, driver.share_control);
   // reshare() applies them. Throws std::logic_error without arbitration.
   void set_port_weights(double now_ns, int edge, const std::vector<double>& weights);
-  // Recomputations whose iteration did not settle (arbitrated_rates.h), and the most rounds one took.
+  // Recomputations whose iteration did not settle (arbitrated_rates.h).
   int unsettled() const { return unsettled_; }
-  int most_rounds() const { return most_rounds_; }
 
   bool running(int id) const { return flows_.count(id) > 0; }
   double rate(int id) const { return flows_.at(id).rate; }
@@ -77,7 +76,7 @@ class Scheduler {
 
   std::vector<double> capacity_;
   std::vector<EdgeArbitration> arbitration_;
-  int unsettled_ = 0, most_rounds_ = 0;
+  int unsettled_ = 0;
   std::vector<double> busy_;  // [edge] ns
   std::map<int, Running> flows_;
   std::vector<std::vector<int>> on_edge_;  // [edge] ids of the running flows crossing it

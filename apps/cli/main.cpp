@@ -27,7 +27,7 @@ const char* kUsage =
     "  validate CONFIG  check CONFIG and print the resolved config; exit 2 on any error\n"
     "  predict CONFIG   seed 002 batch latencies and EDF check of CONFIG's batch apps, without simulating\n"
     "  jobs CONFIG      seed 001's MIG job scheduling (docs/mig-scheduling.md); DIR/results.json, jobs.csv\n"
-    "  sweep SPEC       run every point of SPEC (docs/sweeps.md) as parallel processes; DIR/summary.csv\n"
+    "  sweep SPEC       run every point of SPEC (docs/sweeps.md) as local processes or a Slurm array; DIR/summary.csv\n"
     "  --version        the simulator's version and build type\n"
     "Exit codes: 0 ok, 1 model error, 2 bad input, 3 outputs could not be written. Config format: docs/config.md.\n";
 
@@ -92,11 +92,18 @@ po::options_description options_of(const std::string& cmd) {
   o.add_options()("help,h", "this help");
   if (cmd == "sweep") {
     o.add_options()
-        ("jobs,j", po::value<int>(), "points at a time, >= 1 (default: one per core)")
+        ("jobs,j", po::value<int>(), "points at a time, >= 1 (default: one per core; slurm: array tasks at a time)")
         ("out,o", po::value<std::string>(), "output directory (default: runs/<spec name>)")
         ("timeout", po::value<std::string>(), "wall-time limit per point (e.g. 600s, 10min; default 1h)")
         ("mem-limit", po::value<std::string>(), "address-space limit per point (e.g. 4GiB; default: RAM / jobs)")
-        ("dry-run,n", "list every point (complete or to run) with its overrides and command; run and write nothing");
+        ("dry-run,n", "list every point (complete or to run) with its overrides and command; run and write nothing")
+        ("backend", po::value<std::string>(), "local|slurm: local processes (default) or a Slurm job array")
+        ("partition", po::value<std::string>(), "slurm: the partition to submit to")
+        ("account", po::value<std::string>(), "slurm: the account to charge")
+        ("points-per-task", po::value<int>(), "slurm: points run one after the other by each array task (default 1)")
+        ("retries", po::value<int>(), "slurm: times a point whose task was lost is submitted again (default 1)")
+        ("poll", po::value<double>(), "slurm: seconds between squeue polls (default 10)")
+        ("sbatch-arg", po::value<std::vector<std::string>>()->composing(), "slurm: an sbatch option, as is (repeatable)");
     return o;
   }
   add_config_options(o);
@@ -131,6 +138,26 @@ RunArgs run_args(const po::variables_map& vm, int argc, char** argv) {
   return a;
 }
 
+// The backend and its settings; returns what is wrong with them ("" when nothing is).
+std::string slurm_args(const po::variables_map& vm, SweepArgs& sw) {
+  take(vm, "backend", &sw.backend);
+  if (sw.backend != "local" && sw.backend != "slurm") return "--backend " + sw.backend + ": expected local or slurm";
+  take(vm, "partition", &sw.partition);
+  take(vm, "account", &sw.account);
+  take(vm, "points-per-task", &sw.points_per_task);
+  take(vm, "retries", &sw.retries);
+  take(vm, "poll", &sw.poll_s);
+  take(vm, "sbatch-arg", &sw.sbatch_args);
+  if (vm.count("points-per-task") && sw.points_per_task < 1) return "--points-per-task: must be >= 1";
+  if (vm.count("retries") && sw.retries < 0) return "--retries: must be >= 0";
+  if (vm.count("poll") && !(sw.poll_s > 0 && sw.poll_s <= 3600)) return "--poll: must be in (0, 3600] seconds";
+  const bool slurm_only = vm.count("partition") || vm.count("account") || vm.count("points-per-task") ||
+                          vm.count("retries") || vm.count("poll") || vm.count("sbatch-arg");
+  if (slurm_only && sw.backend != "slurm") return "--partition, --account, --points-per-task, --retries, --poll and "
+                                                  "--sbatch-arg need --backend slurm";
+  return "";
+}
+
 int usage_error(const std::string& msg) {
   std::cerr << "error: " << one_line(msg) << " (pcie-arbsim --help)\n";
   return kExitBadInput;
@@ -162,6 +189,7 @@ int run_command(const std::string& cmd, int argc, char** argv) {
       sw.jobs = vm["jobs"].as<int>();
       if (sw.jobs < 1) return usage_error("--jobs " + std::to_string(sw.jobs) + ": must be >= 1");
     }
+    if (const std::string bad = slurm_args(vm, sw); !bad.empty()) return usage_error(bad);
     return cmd_sweep(sw);
   }
   const RunArgs a = run_args(vm, argc, argv);

@@ -3,6 +3,8 @@
 //   set: [k=v, ...]         overrides common to every run
 //   product: {key: [v...]}  cartesian product, keys varied in the order written (last fastest)
 //   runs: [{name?, set: [k=v...]}]   explicit runs (after the product's)
+//   limits: {timeout, memory}         per point
+//   slurm: {partition, account, points_per_task, throttle, sbatch_args}   --backend slurm
 #include <filesystem>
 #include <map>
 #include "apps/cli/sweep.h"
@@ -79,13 +81,32 @@ void add_explicit_runs(const Reader& r, SweepSpec& s, const std::vector<std::str
   }
 }
 
+void read_slurm(const Reader& r, SlurmOptions& o) {
+  if (!r.has("slurm")) return;
+  const Reader m = r.map("slurm");
+  m.allow({"partition", "account", "points_per_task", "throttle", "sbatch_args"});
+  o.partition = m.get<std::string>("partition", "");
+  o.account = m.get<std::string>("account", "");
+  o.points_per_task = m.get<int>("points_per_task", 1);
+  if (o.points_per_task < 1) m.fail("points_per_task", "must be >= 1, got " + std::to_string(o.points_per_task));
+  o.throttle = m.get<int>("throttle", 0);
+  if (o.throttle < 0) m.fail("throttle", "must be >= 0 (0: the cluster's limit), got " + std::to_string(o.throttle));
+  if (!m.has("sbatch_args")) return;
+  const YAML::Node n = m.node()["sbatch_args"];
+  if (!n.IsSequence()) m.fail("sbatch_args", "expected a list of sbatch options, e.g. [\"--qos=short\"]");
+  for (const YAML::Node& e : n) {
+    if (!e.IsScalar()) m.fail("sbatch_args", "each entry must be a string, got " + scalar_text(e));
+    o.sbatch_args.push_back(e.Scalar());
+  }
+}
+
 }  // namespace
 
 SweepSpec load_sweep_spec(const std::string& path) {
   YAML::Node root = load_yaml_bounded(read_text_file(path), path);
   if (!root.IsMap()) throw ConfigError(path + ": top level must be a map (base, set, product, runs)");
   Reader r(root, "", path);
-  r.allow({"description", "base", "set", "product", "runs", "limits"});
+  r.allow({"description", "base", "set", "product", "runs", "limits", "slurm"});
   SweepSpec s;
   s.file = path;
   s.base = (fs::path(path).parent_path() / r.need<std::string>("base")).lexically_normal().string();
@@ -96,6 +117,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
     if (l.has("timeout")) s.timeout = l.need<std::string>("timeout");
     if (l.has("memory")) s.memory = l.need<std::string>("memory");
   }
+  read_slurm(r, s.slurm);
   const std::vector<std::string> common = string_list(r, "set");
   expand_product(r, s, common);
   add_explicit_runs(r, s, common);

@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass, asdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import pcie_arbsim  # noqa: E402  (the repository's analysis package: sweeps read through it)
 # ARBSIM_BIN overrides the simulator binary (e.g. a copy, while build/ is being rebuilt).
 BINARY = os.environ.get("ARBSIM_BIN", os.path.join(ROOT, "build", "pcie-arbsim"))
 
@@ -102,11 +104,7 @@ class Reproduction:
         rc = subprocess.call(cmd)
         if rc != 0:
             sys.exit(f"sweep {name} failed (exit {rc}); see {out}")
-        results = {}
-        for run in os.listdir(os.path.join(out, "runs")):
-            with open(os.path.join(out, "runs", run, "results.json")) as f:
-                results[run] = json.load(f)
-        return results
+        return pcie_arbsim.load_sweep(out).results()
 
     def run(self, name, config, overrides, extra=()):
         """One `pcie-arbsim run`; returns its output directory."""

@@ -146,6 +146,31 @@ TEST_F(Sweep, SummarySurvivesAnUnexpectedRunDirectory) {
   EXPECT_EQ(rows[2][1], "ok");
 }
 
+// Killed (SIGKILL) after its first point, then run again: the summary and the tidy tables are
+// those of a sweep never interrupted (issue 15); the finished point is not run again.
+TEST_F(Sweep, KilledAndResumedGivesTheOutputsOfAnUninterruptedSweep) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2, 3]\n"
+                     "set: [\"sim.time_ns=1e7\", \"apps.s.count=0\", \"apps.s.duration_ns=1e7\"]\n");
+  ASSERT_EQ(run({"sweep", "spec.yaml", "-j", "3", "--out", "whole"}).code, 0);
+  const std::string cmd = "cd " + quote(dir_.string()) + " && (" + quote(kBin) +
+                          " sweep spec.yaml -j 1 --out out >/dev/null 2>&1 & echo $! > sweep.pid; wait)";
+  std::thread sweep([&] { (void)std::system(cmd.c_str()); });
+  for (int i = 0; i < 2000 && !fs::exists(dir_ / "out/runs/r0001/point.json"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(std::system(("kill -KILL " + slurp(dir_ / "sweep.pid")).c_str()), 0);
+  sweep.join();
+  ASSERT_FALSE(fs::exists(dir_ / "out/summary.csv")) << "the killed sweep finished before it was killed";
+  const Result r = run({"sweep", "spec.yaml", "-j", "1", "--out", "out"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const bool resumed = r.err.find("3 runs, 1 already complete") != std::string::npos ||
+                       r.err.find("3 runs, 2 already complete") != std::string::npos;
+  EXPECT_TRUE(resumed) << r.err;
+  EXPECT_EQ(slurp(dir_ / "out/summary.csv"), slurp(dir_ / "whole/summary.csv"));
+  for (const char* t : {"points", "apps", "gpus", "links", "link_vcs", "arbiters", "arbiter_vcs"})
+    EXPECT_EQ(slurp(dir_ / "out/tables" / (std::string(t) + ".csv")), slurp(dir_ / "whole/tables" / (std::string(t) + ".csv")))
+        << t;
+}
+
 // Killing the sweep stops the runs it started (they used to go on, reparented to init).
 TEST_F(Sweep, KillingTheSweepStopsItsRuns) {
   write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [90401, 90402, 90403, 90404]\n"

@@ -1,0 +1,172 @@
+// What every sweep backend shares about a point (apps/cli/sweep_point.h).
+#include "apps/cli/sweep_point.h"
+#include <signal.h>
+#include <unistd.h>
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include "apps/cli/output_dir.h"
+#include "apps/run/version.h"
+#include "platforms/config/config.h"
+#include "platforms/config/reader.h"
+
+namespace arbsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+volatile sig_atomic_t g_stop_signal = 0;
+void on_stop_signal(int sig) { g_stop_signal = sig; }
+
+std::string fnv_hex(const std::string& text) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+bool log_says_out_of_memory(const fs::path& log) {
+  std::string text;
+  try {
+    text = read_text_file(log.string());
+  } catch (const ConfigError&) {
+    return false;
+  }
+  return text.find("bad_alloc") != std::string::npos || text.find("out of memory") != std::string::npos;
+}
+
+}  // namespace
+
+std::vector<SweepPoint> make_points(const SweepSpec& s, const fs::path& out) {
+  std::vector<SweepPoint> points;
+  for (const SweepRun& r : s.runs) {
+    SweepPoint p;
+    p.run = &r;
+    p.dir = out / "runs" / r.id;
+    try {
+      p.config_hash = config_hash(load_config(s.base, r.overrides));
+    } catch (const ConfigError& e) {
+      throw ConfigError(s.file + ": run " + r.id + ": " + e.what());
+    }
+    p.key = fnv_hex(p.config_hash + "|" + version());
+    points.push_back(p);
+  }
+  return points;
+}
+
+nlohmann::json read_json_file(const fs::path& p) {
+  try {
+    return nlohmann::json::parse(read_text_file(p.string()), nullptr, false);
+  } catch (const ConfigError&) {
+    return nlohmann::json();  // missing, a directory, unreadable
+  }
+}
+
+bool point_complete(const SweepPoint& p) {
+  const nlohmann::json mark = read_json_file(p.dir / "point.json");
+  if (!mark.is_object() || mark.value("key", "") != p.key) return false;
+  const nlohmann::json res = read_json_file(p.dir / "results.json");
+  return res.is_object() && res.value("config_hash", "") == p.config_hash;
+}
+
+void write_point_mark(const SweepPoint& p) {
+  const nlohmann::json mark = {{"key", p.key}, {"config_hash", p.config_hash}, {"version", version()}};
+  OutputDir::write_file(p.dir / "point.json", mark.dump(2) + "\n");
+}
+
+void finish_ok_run(SweepPoint& p) {
+  try {
+    write_point_mark(p);
+  } catch (const OutputError& e) {
+    p.status = "failed";
+    p.detail = e.what();
+    return;
+  }
+  if (point_complete(p)) {
+    p.status = "ok";
+    p.detail.clear();
+    return;
+  }
+  std::error_code ec;
+  fs::remove(p.dir / "point.json", ec);
+  p.status = "failed";
+  p.detail = "exit 0 but no results.json for this config";
+}
+
+void classify_failed_run(SweepPoint& p, const std::string& how) {
+  if (log_says_out_of_memory(p.dir / "log.txt")) {
+    p.status = "out_of_memory";
+    p.detail = "exceeded the memory limit (--mem-limit)";
+    return;
+  }
+  p.status = "failed";
+  p.detail = how;
+}
+
+std::string shell_quote(const std::string& s) {
+  if (s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,") ==
+      std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::vector<std::string> run_argv(const std::string& exe, const SweepSpec& s, const SweepRun& r,
+                                  const std::string& out) {
+  std::vector<std::string> v = {exe, "run", s.base};
+  for (const std::string& o : r.overrides) {
+    v.push_back("-s");
+    v.push_back(o);
+  }
+  v.push_back("--out");
+  v.push_back(out);
+  return v;
+}
+
+// The command as runs.txt, --dry-run and the Slurm manifest list it: with the base config and
+// the run directory absolute, so it runs the same from any directory (a cluster job's, say).
+std::string sweep_command(const std::string& exe, const SweepSpec& s, const SweepRun& r, const std::string& out) {
+  SweepSpec where = s;
+  where.base = fs::absolute(s.base).lexically_normal().string();
+  const std::string dir = fs::absolute(out).lexically_normal().string();
+  std::string cmd;
+  for (const std::string& a : run_argv(exe, where, r, dir)) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
+  return cmd;
+}
+
+std::string fmt_duration(double s) {
+  char b[32];
+  if (s >= 60) std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  else std::snprintf(b, sizeof b, "%.0fs", s);
+  return b;
+}
+
+void SweepProgress::finished(bool ok) {
+  ++done_;
+  if (!ok) ++failed_;
+  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  const std::size_t ran = done_ - skipped_, left = total_ - std::min(done_, total_);
+  const double eta = ran ? el / ran * left : 0;
+  const int width = 30, fill = static_cast<int>(width * std::min(done_, total_) / std::max<std::size_t>(total_, 1));
+  char line[160];
+  std::snprintf(line, sizeof line, "[%s%s] %zu/%zu runs, %zu failed, elapsed %s, ETA %s",
+                std::string(fill, '#').c_str(), std::string(width - fill, '.').c_str(), done_, total_, failed_,
+                fmt_duration(el).c_str(), fmt_duration(eta).c_str());
+  std::cerr << (isatty(2) ? "\r" : "") << line << (isatty(2) && left ? "" : "\n") << std::flush;
+}
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);
+}
+
+int stop_signal() { return g_stop_signal; }
+
+}  // namespace arbsim

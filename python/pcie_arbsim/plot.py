@@ -1,0 +1,119 @@
+"""The standard figures of a sweep (`scripts/plot DIR`, docs/sweeps.md), each also a function
+that draws on a matplotlib Axes of your own and returns it:
+
+  throughput_vs(sweep, param)   mean throughput of each app against a swept parameter
+                                (the band: min .. max over the other parameters)
+  latency_vs(sweep, param)      the same for an app latency percentile (p99 by default), in us
+  vc_bars(sweep)                bytes per VC summed over every link direction, per point
+                                (TCs reach VCs through the config's TC/VC map)
+  link_heatmap(sweep)           utilisation of every link direction (columns) at every point (rows)
+"""
+import os
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")  # files, no display
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def _axes(ax, width=6.4, height=4.0):
+    if ax is not None:
+        return ax
+    return plt.subplots(figsize=(width, height), constrained_layout=True)[1]
+
+
+def _label(sweep, run_id):
+    row = sweep.points[sweep.points.run == run_id].iloc[0]
+    return run_id + ": " + ", ".join(f"{p}={row[p]}" for p in sweep.params) if sweep.params else run_id
+
+
+def _against(sweep, param, column, scale, ylabel, title, ax):
+    if param not in sweep.params:
+        raise ValueError(f"{param!r} is not a swept parameter of {sweep.directory} (those are {sweep.params})")
+    ax = _axes(ax)
+    apps = sweep.apps[sweep.apps.status == "ok"]
+    numeric = pd.api.types.is_numeric_dtype(apps[param])
+    order = sorted(apps[param].unique()) if numeric else list(dict.fromkeys(apps[param]))
+    for name, rows in apps.groupby("name", sort=False):
+        g = rows.groupby(param)[column].agg(["mean", "min", "max"]).reindex(order) * scale
+        x = order if numeric else range(len(order))
+        ax.plot(x, g["mean"], marker="o", label=str(name))
+        ax.fill_between(x, g["min"], g["max"], alpha=0.15)
+    if not numeric:
+        ax.set_xticks(range(len(order)), [str(v) for v in order])
+    ax.set_xlabel(param)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(title="app", fontsize="small")
+    return ax
+
+
+def throughput_vs(sweep, param, ax=None):
+    return _against(sweep, param, "throughput_gbps", 1.0, "throughput (Gb/s)",
+                    f"App throughput against {param}", ax)
+
+
+def latency_vs(sweep, param, percentile="p99_ns", ax=None):
+    return _against(sweep, param, percentile, 1e-3, f"{percentile[:-3]} latency (us)",
+                    f"App {percentile[:-3]} latency against {param}", ax)
+
+
+def vc_bars(sweep, ax=None):
+    vcs = sweep.link_vcs[sweep.link_vcs.status == "ok"]
+    table = vcs.groupby(["run", "vc"]).vc_bytes.sum().unstack("vc").fillna(0) / 1e6
+    table = table.loc[:, (table != 0).any()]
+    ax = _axes(ax, height=max(3.0, 0.4 * len(table) + 1.5))
+    left = pd.Series(0.0, index=table.index)
+    for vc in table.columns:
+        ax.barh([_label(sweep, r) for r in table.index], table[vc], left=left, label=f"VC{vc}")
+        left += table[vc]
+    ax.invert_yaxis()
+    ax.set_xlabel("bytes over all link directions (MB)")
+    ax.set_title("Bytes per VC at each point")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def link_heatmap(sweep, ax=None):
+    links = sweep.links[sweep.links.status == "ok"].copy()
+    links["link"] = links["name"] + " " + links["direction"]
+    table = links.pivot_table(index="run", columns="link", values="utilization", sort=False)
+    ax = _axes(ax, width=max(6.4, 0.35 * len(table.columns) + 3), height=max(3.0, 0.35 * len(table) + 2))
+    image = ax.imshow(table.values, aspect="auto", vmin=0, vmax=1, cmap="viridis")
+    ax.set_xticks(range(len(table.columns)), table.columns, rotation=60, ha="right", fontsize="small")
+    ax.set_yticks(range(len(table.index)), [_label(sweep, r) for r in table.index], fontsize="small")
+    ax.set_xlabel("link direction")
+    ax.set_title("Link utilisation (busy time / run time)")
+    ax.figure.colorbar(image, ax=ax, label="utilisation")
+    return ax
+
+
+def _file_name(text):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+
+
+def standard_figures(sweep, out_dir):
+    """Draws every standard figure of `sweep` into `out_dir` as PNG; returns their paths."""
+    if sweep.ok.empty:
+        raise ValueError(f"{sweep.directory}: no point completed; nothing to plot")
+    os.makedirs(out_dir, exist_ok=True)
+    made = []
+
+    def save(ax, name):
+        path = os.path.join(out_dir, name)
+        ax.figure.savefig(path, dpi=110)
+        plt.close(ax.figure)
+        made.append(path)
+
+    for param in sweep.params:
+        if not sweep.apps.empty:
+            save(throughput_vs(sweep, param), f"throughput_vs_{_file_name(param)}.png")
+            save(latency_vs(sweep, param), f"p99_latency_vs_{_file_name(param)}.png")
+    if not sweep.link_vcs.empty:
+        save(vc_bars(sweep), "vc_bytes.png")
+    if not sweep.links.empty:
+        save(link_heatmap(sweep), "link_utilization.png")
+    return made

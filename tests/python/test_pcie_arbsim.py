@@ -1,0 +1,148 @@
+"""Tests of python/pcie_arbsim (issue 15), run by ctest with ARBSIM_BIN set: the simulator run
+from Python, a run and a sweep loaded as DataFrames, and the standard figures.
+
+The sweep's tidy tables are written by the C++ sweep (apps/cli/sweep_tables.cpp) and the
+run's by this package from results.json (pcie_arbsim/results.py): two implementations of the
+same flattening, checked against each other, and against invariants of the results (a link
+direction's bytes are the sum of its per-VC bytes; every app of every point has its row)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import pandas as pd  # noqa: E402
+
+import pcie_arbsim as pa  # noqa: E402
+from pcie_arbsim import plot  # noqa: E402
+
+BASE = f"""platform: {ROOT}/configs/platforms/seed000_fig2.yaml
+sim: {{log_level: warn, time_ns: 100000}}
+apps:
+  - {{name: big, type: stream, gpu: gpu0, size: {{fixed: 256KiB}}, count: 6}}
+  - {{name: small, type: stream, gpu: gpu2, size: {{fixed: 16KiB}}, count: 20}}
+"""
+SPEC = """base: base.yaml
+product:
+  sim.seed: [1, 2]
+  driver.policy: [rr, priority_s]
+"""
+
+
+class Fixture(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="arbsim_py_")
+        for name, text in (("base.yaml", BASE), ("spec.yaml", SPEC)):
+            with open(os.path.join(cls.dir, name), "w") as f:
+                f.write(text)
+        cls.sweep = pa.sweep(os.path.join(cls.dir, "spec.yaml"), os.path.join(cls.dir, "sweep"), jobs=2)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+
+class SweepTables(Fixture):
+    def test_params_are_the_swept_keys_in_spec_order(self):
+        self.assertEqual(self.sweep.params, ["sim.seed", "driver.policy"])
+        self.assertEqual(len(self.sweep.points), 4)
+        self.assertEqual(list(self.sweep.ok.run), ["r0001", "r0002", "r0003", "r0004"])
+
+    def test_every_app_of_every_point_has_one_row(self):
+        apps = self.sweep.apps
+        self.assertEqual(len(apps), 4 * 2)
+        self.assertEqual(sorted(apps.groupby("run").name.apply(sorted).tolist()), [["big", "small"]] * 4)
+
+    def test_a_groupby_over_a_parameter_is_one_line(self):
+        means = self.sweep.apps.groupby(["driver.policy", "name"]).throughput_gbps.mean()
+        self.assertEqual(set(means.index.get_level_values(0)), {"rr", "priority_s"})
+        self.assertTrue((means > 0).all())
+
+    def test_link_bytes_are_the_sum_of_their_vc_bytes(self):
+        per_vc = self.sweep.link_vcs.groupby(["run", "name", "direction"]).vc_bytes.sum()
+        links = self.sweep.links.set_index(["run", "name", "direction"]).bytes
+        pd.testing.assert_series_equal(per_vc.sort_index(), links.sort_index(), check_names=False)
+
+    def test_the_sweep_tables_equal_this_package_reading_each_results_json(self):
+        for run_id in self.sweep.ok.run:
+            run = self.sweep.run(run_id)
+            for table in ("apps", "gpus", "links", "arbiters", "link_vcs", "arbiter_vcs"):
+                ours = getattr(self.sweep, table)
+                ours = ours[ours.run == run_id].drop(columns=["run", "status"] + self.sweep.params)
+                theirs = getattr(run, table)
+                self.assertEqual(list(ours.columns), list(theirs.columns), table)
+                pd.testing.assert_frame_equal(ours.reset_index(drop=True), theirs, check_dtype=False,
+                                              obj=f"{run_id} {table}")
+
+    def test_the_points_table_holds_each_runs_scalars(self):
+        for run_id, row in self.sweep.points.set_index("run").iterrows():
+            results = self.sweep.run(run_id).results
+            self.assertEqual(row["config_hash"], results["config_hash"])
+            self.assertAlmostEqual(row["makespan_ns"], results["makespan_ns"])
+            self.assertEqual(row["run_checks.conservation"], results["run_checks"]["conservation"])
+
+
+class Running(Fixture):
+    def test_run_returns_the_run_it_wrote(self):
+        out = os.path.join(self.dir, "one")
+        run = pa.run(os.path.join(self.dir, "base.yaml"), out, overrides=["sim.seed=5"])
+        self.assertEqual(run.results["seed"], 5)
+        self.assertEqual(list(run.apps.name), ["big", "small"])
+        self.assertEqual(len(run.points), 1)
+
+    def test_bad_input_raises_with_the_simulators_exit_code(self):
+        with self.assertRaises(pa.SimulatorError) as caught:
+            pa.run(os.path.join(self.dir, "base.yaml"), os.path.join(self.dir, "bad"), overrides=["sim.sede=5"])
+        self.assertEqual(caught.exception.code, 2)
+        self.assertIn("sim.sede", caught.exception.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "bad", "results.json")))
+
+    def test_loading_what_is_not_a_sweep_says_so(self):
+        with self.assertRaises(FileNotFoundError):
+            pa.load_sweep(self.dir)
+
+
+class Figures(Fixture):
+    def test_standard_figures_are_pngs_one_pair_per_parameter(self):
+        out = os.path.join(self.dir, "plots")
+        made = plot.standard_figures(self.sweep, out)
+        names = sorted(os.path.basename(p) for p in made)
+        self.assertEqual(names, sorted(["throughput_vs_sim.seed.png", "p99_latency_vs_sim.seed.png",
+                                        "throughput_vs_driver.policy.png", "p99_latency_vs_driver.policy.png",
+                                        "vc_bytes.png", "link_utilization.png"]))
+        for p in made:
+            with open(p, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", p)
+
+    def test_axes_are_labelled_with_the_parameter_and_unit(self):
+        ax = plot.throughput_vs(self.sweep, "driver.policy")
+        self.assertEqual(ax.get_xlabel(), "driver.policy")
+        self.assertEqual(ax.get_ylabel(), "throughput (Gb/s)")
+        self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["rr", "priority_s"])
+        # The line is the mean over seeds of each app's throughput at each policy.
+        big = self.sweep.apps[self.sweep.apps.name == "big"]
+        expected = [big[big["driver.policy"] == p].throughput_gbps.mean() for p in ("rr", "priority_s")]
+        line = next(l for l in ax.get_lines() if l.get_label() == "big")
+        self.assertEqual(list(line.get_ydata()), expected)
+        ax = plot.latency_vs(self.sweep, "sim.seed")
+        self.assertEqual(ax.get_ylabel(), "p99 latency (us)")
+        with self.assertRaises(ValueError):
+            plot.throughput_vs(self.sweep, "sim.time_ns")
+
+    def test_scripts_plot_draws_them_and_refuses_a_non_sweep(self):
+        done = subprocess.run([os.path.join(ROOT, "scripts", "plot"), os.path.join(self.dir, "sweep")],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(len(done.stdout.split()), 6)
+        bad = subprocess.run([os.path.join(ROOT, "scripts", "plot"), self.dir], capture_output=True, text=True)
+        self.assertEqual(bad.returncode, 2)
+        self.assertTrue(bad.stderr.startswith("error: "), bad.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -3,7 +3,8 @@ that draws on a matplotlib Axes of your own and returns it:
 
   throughput_vs(sweep, param)   mean throughput of each app against a swept parameter
                                 (the band: min .. max over the other parameters)
-  latency_vs(sweep, param)      the same for an app latency percentile (p99 by default), in us
+  latency_vs(sweep, param)      the same for an app latency percentile (p99 by default), in us,
+                                log scale, points where the app completed nothing left out
   vc_bars(sweep)                bytes per VC summed over every link direction, per point
                                 (TCs reach VCs through the config's TC/VC map)
   link_heatmap(sweep)           utilisation of every link direction (columns) at every point (rows)
@@ -29,11 +30,15 @@ def _label(sweep, run_id):
     return run_id + ": " + ", ".join(f"{p}={row[p]}" for p in sweep.params) if sweep.params else run_id
 
 
-def _against(sweep, param, column, scale, ylabel, title, ax):
+def _against(sweep, param, column, scale, ylabel, title, ax, measured_only=False):
+    """`column` of each app against `param`. `measured_only`: leave out the points where the
+    app completed no transfer (a latency of 0 there means "none measured", not "instant")."""
     if param not in sweep.params:
         raise ValueError(f"{param!r} is not a swept parameter of {sweep.directory} (those are {sweep.params})")
     ax = _axes(ax)
     apps = sweep.apps[sweep.apps.status == "ok"]
+    if measured_only and "transfers" in apps:
+        apps = apps[apps.transfers > 0]
     numeric = pd.api.types.is_numeric_dtype(apps[param])
     order = sorted(apps[param].unique()) if numeric else list(dict.fromkeys(apps[param]))
     for name, rows in apps.groupby("name", sort=False):
@@ -42,7 +47,10 @@ def _against(sweep, param, column, scale, ylabel, title, ax):
         ax.plot(x, g["mean"], marker="o", label=str(name))
         ax.fill_between(x, g["min"], g["max"], alpha=0.15)
     if not numeric:
-        ax.set_xticks(range(len(order)), [str(v) for v in order])
+        labels = [str(v) for v in order]
+        long = sum(len(t) for t in labels) > 50  # would overlap side by side
+        ax.set_xticks(range(len(order)), labels, rotation=20 if long else 0, ha="right" if long else "center",
+                      fontsize="small" if long else None)
     ax.set_xlabel(param)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -57,18 +65,24 @@ def throughput_vs(sweep, param, ax=None):
 
 
 def latency_vs(sweep, param, percentile="p99_ns", ax=None):
-    return _against(sweep, param, percentile, 1e-3, f"{percentile[:-3]} latency (us)",
-                    f"App {percentile[:-3]} latency against {param}", ax)
+    """Log scale: a latency-sensitive app and a bulk one differ by orders of magnitude. Points
+    where an app completed no transfer are left out of its line."""
+    ax = _against(sweep, param, percentile, 1e-3, f"{percentile[:-3]} latency (us)",
+                  f"App {percentile[:-3]} latency against {param}", ax, measured_only=True)
+    ax.set_yscale("log")
+    return ax
 
 
 def vc_bars(sweep, ax=None):
     vcs = sweep.link_vcs[sweep.link_vcs.status == "ok"]
     table = vcs.groupby(["run", "vc"]).vc_bytes.sum().unstack("vc").fillna(0) / 1e6
     table = table.loc[:, (table != 0).any()]
-    ax = _axes(ax, height=max(3.0, 0.4 * len(table) + 1.5))
+    labels = [_label(sweep, r) for r in table.index]
+    width = 4.5 + 0.075 * max((len(t) for t in labels), default=0)  # room for the point labels
+    ax = _axes(ax, width=width, height=max(3.0, 0.4 * len(table) + 1.5))
     left = pd.Series(0.0, index=table.index)
     for vc in table.columns:
-        ax.barh([_label(sweep, r) for r in table.index], table[vc], left=left, label=f"VC{vc}")
+        ax.barh(labels, table[vc], left=left, label=f"VC{vc}")
         left += table[vc]
     ax.invert_yaxis()
     ax.set_xlabel("bytes over all link directions (MB)")
@@ -81,10 +95,12 @@ def link_heatmap(sweep, ax=None):
     links = sweep.links[sweep.links.status == "ok"].copy()
     links["link"] = links["name"] + " " + links["direction"]
     table = links.pivot_table(index="run", columns="link", values="utilization", sort=False)
-    ax = _axes(ax, width=max(6.4, 0.35 * len(table.columns) + 3), height=max(3.0, 0.35 * len(table) + 2))
+    labels = [_label(sweep, r) for r in table.index]
+    width = 2.5 + 0.075 * max((len(t) for t in labels), default=0) + 0.35 * len(table.columns)
+    ax = _axes(ax, width=max(6.4, width), height=max(3.0, 0.35 * len(table) + 2.5))
     image = ax.imshow(table.values, aspect="auto", vmin=0, vmax=1, cmap="viridis")
     ax.set_xticks(range(len(table.columns)), table.columns, rotation=60, ha="right", fontsize="small")
-    ax.set_yticks(range(len(table.index)), [_label(sweep, r) for r in table.index], fontsize="small")
+    ax.set_yticks(range(len(table.index)), labels, fontsize="small")
     ax.set_xlabel("link direction")
     ax.set_title("Link utilisation (busy time / run time)")
     ax.figure.colorbar(image, ax=ax, label="utilisation")

@@ -109,7 +109,7 @@ wait_for() { for _ in $(seq 200); do [ -e "$1" ] && return 0; sleep 0.05; done; 
   fail "slurm sweep: $(cat one.err)"
 grep -q "3 array tasks of up to 2 points" one.err || fail "not 3 tasks of 2 points: $(cat one.err)"
 same_outputs local one
-echo "$SECONDS s: 1. array of 3 x 2 points: summary.csv and 7 tidy tables identical to the local backend's"
+echo "$SECONDS s: 1. array of 3 x 2 points: summary.csv and the $(ls local/tables | wc -l) tidy tables identical to the local backend's"
 
 # 2. The follower killed while its array runs (one task at a time); run again: it follows.
 "$bin" sweep spec.yaml --out killed --backend slurm -j 1 --poll 0.2 >/dev/null 2>killed.err &

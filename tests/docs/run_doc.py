@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tests/docs/run_tutorial.py BUILD_DIR [DOC]: runs docs/tutorial.md as written (issue 15).
+"""tests/docs/run_doc.py BUILD_DIR [DOC]: runs a page of docs/ (default docs/tutorial.md) as written (issue 15).
 
 Every ```sh block runs, in order, in one fresh directory that looks like the repository root
 (build/ is BUILD_DIR; configs/, scripts/ and python/ are the repository's), each under

@@ -33,6 +33,12 @@ class Sweep : public Cli {
     }
     return rows;
   }
+  // A shell prefix leaving only timeout(1) on PATH: no Slurm command is found.
+  std::string no_slurm_path() const {
+    fs::create_directories(dir_ / "bin");
+    fs::create_symlink("/usr/bin/timeout", dir_ / "bin/timeout");
+    return "PATH=" + quote((dir_ / "bin").string());
+  }
   json results(const std::string& id) const { return json::parse(slurp(dir_ / "out" / "runs" / id / "results.json")); }
 };
 
@@ -169,6 +175,37 @@ TEST_F(Sweep, KilledAndResumedGivesTheOutputsOfAnUninterruptedSweep) {
   for (const char* t : {"points", "apps", "gpus", "links", "link_vcs", "arbiters", "arbiter_vcs"})
     EXPECT_EQ(slurp(dir_ / "out/tables" / (std::string(t) + ".csv")), slurp(dir_ / "whole/tables" / (std::string(t) + ".csv")))
         << t;
+}
+
+// The Slurm backend's settings are checked before anything is submitted or written: a bad
+// `slurm:` key in the spec, a bad flag, a Slurm flag without --backend slurm, and no sbatch on
+// PATH are each one error line, exit 2, and no output directory.
+TEST_F(Sweep, BadSlurmSettingsAreRefusedBeforeAnythingRuns) {
+  const std::string no_slurm = no_slurm_path();
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1]\nslurm: {points_per_task: 0}\n");
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--backend", "slurm"}), {"spec.yaml", "slurm.points_per_task", ">= 1"});
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1]\nslurm: {partiton: short}\n");
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out"}), {"spec.yaml", "partiton"});
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1]\n");
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--backend", "cloud"}), {"--backend cloud", "local or slurm"});
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--partition", "short"}), {"need --backend slurm"});
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--backend", "slurm", "--points-per-task", "0"}),
+                   {"--points-per-task"});
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--backend", "slurm"}, no_slurm),
+                   {"--backend slurm", "sbatch", "not found on PATH"});
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+// --dry-run with --backend slurm says how the array would be cut, and submits nothing (no
+// Slurm needed).
+TEST_F(Sweep, SlurmDryRunDescribesTheArray) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2, 3]\nslurm: {partition: short, throttle: 4}\n");
+  const Result r = run({"sweep", "spec.yaml", "--out", "out", "--backend", "slurm", "--points-per-task", "2", "-n"},
+                       no_slurm_path());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("3 to run, as a Slurm array, 2 points per task, 4 tasks at a time, partition short"),
+            std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
 // Killing the sweep stops the runs it started (they used to go on, reparented to init).

@@ -28,10 +28,29 @@ struct FidelityNote {
   std::string effect;   // what the fidelity does instead
 };
 
+// What --trace asks for (docs/observability.md): a window of simulated time and the link
+// directions to watch (a glob over their names, e.g. "sw0->*").
+struct ObserveOptions {
+  bool on = false;
+  double from_ns = 0, to_ns = 0;  // to_ns 0: to the end of the run
+  std::string filter = "*";
+};
+
+// One line of results.json arbiters[].why_not_granted: a requester's head, on one VC, lost
+// `arbitrations` arbitrations for `reason` and waited `waited_ps` for it (inside the window).
+struct WaitTotal {
+  std::string requester;
+  int vc = 0;
+  std::string reason;
+  uint64_t arbitrations = 0;
+  double waited_ps = 0;
+};
+
 struct FabricOptions {
   // The VC arbiter of every egress port when the driver's policy needs one (TcPolicy::
   // vc_arbiter), instead of the configured ones.
   std::optional<ArbiterSpec> vc_arbiter;
+  ObserveOptions observe;  // the packet fabric only (the CLI refuses --trace in flow fidelity)
 };
 
 class Fabric {
@@ -63,10 +82,17 @@ class Fabric {
   // What waits inside the fabric, one entry per port that holds work (deadlock reports).
   virtual std::vector<std::string> waiting() const = 0;
   virtual void trace(sc_core::sc_trace_file* tf) = 0;
+  // With FabricOptions::observe on: why heads waited at walk direction `dir` (nullopt when
+  // it was not watched; empty when it was and no head waited), and the transaction trace as
+  // Chrome trace-event JSON ("" when nothing is observed). Complete after finish().
+  virtual std::optional<std::vector<WaitTotal>> why_not_granted(int /*dir*/) const { return std::nullopt; }
+  virtual std::string trace_json() const { return ""; }
   virtual void finish() = 0;  // closes time-weighted statistics at the end of the run
 };
 
 // The fabric the scenario's sim.fidelity names. Call during elaboration.
 std::unique_ptr<Fabric> make_fabric(const Scenario& s, const FabricOptions& o, TransferTracker& tracker);
+// Why the fabric of `s` cannot be observed (FabricOptions::observe, --trace), or "".
+std::string why_not_observable(const Scenario& s);
 
 }  // namespace arbsim

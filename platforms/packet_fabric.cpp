@@ -15,7 +15,18 @@ PacketFabric::PacketFabric(const Scenario& s, const FabricOptions& o, TransferTr
   for (std::size_t i = 0; i < s.sites.size(); ++i)
     if (auto* sw = dynamic_cast<Switch*>(sites_[i])) sw->set_routes(s.sites[i].routes, s.sites[i].default_port);
   collect_engines();
+  if (o.observe.on) {
+    observer_ = std::make_unique<TransactionTrace>(o.observe);
+    for (std::size_t d = 0; d < s.walk.size(); ++d)
+      observer_->attach(port(static_cast<int>(d)), s.walk[d].from + "->" + s.walk[d].to, static_cast<int>(d));
+  }
 }
+
+std::optional<std::vector<WaitTotal>> PacketFabric::why_not_granted(int dir) const {
+  return observer_ ? observer_->totals(dir) : std::nullopt;
+}
+
+std::string PacketFabric::trace_json() const { return observer_ ? observer_->json() : ""; }
 
 // Each port transmits the walk direction leaving it and receives the one arriving at it.
 std::vector<PortSpec> PacketFabric::port_specs(int site) const {

@@ -7,6 +7,7 @@
 #include <vector>
 #include "models/pcie/fabric_node.h"
 #include "platforms/fabric.h"
+#include "platforms/transaction_trace.h"
 
 namespace arbsim {
 
@@ -25,6 +26,8 @@ class PacketFabric : public Fabric {
   const std::vector<FidelityNote>& fidelity_notes() const override { return notes_; }
   std::vector<std::string> waiting() const override;
   void trace(sc_core::sc_trace_file* tf) override;
+  std::optional<std::vector<WaitTotal>> why_not_granted(int dir) const override;
+  std::string trace_json() const override;
   void finish() override;
   // The module of site `i` (Scenario::sites), for tests and tools.
   FabricNode& site(int i) { return *sites_.at(i); }
@@ -45,6 +48,7 @@ class PacketFabric : public Fabric {
   std::vector<FabricNode*> sites_;                 // [site]
   std::vector<CopyExecutor*> engines_;             // [engine id]
   std::vector<FidelityNote> notes_;                // none: the packet model represents every setting
+  std::unique_ptr<TransactionTrace> observer_;     // with --trace
 };
 
 }  // namespace arbsim

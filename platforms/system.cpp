@@ -12,8 +12,9 @@
 
 namespace arbsim {
 
-System::System(const Scenario& s) : s_(s) {
+System::System(const Scenario& s, const ObserveOptions& observe) : s_(s) {
   std::unique_ptr<TcPolicy> policy = make_policy();
+  options_.observe = observe;
   options_.vc_arbiter = policy->vc_arbiter();
   if (options_.vc_arbiter) options_.vc_arbiter->impl = s_.platform().arbiter_impl;
   fabric_ = make_fabric(s_, options_, tracker_);

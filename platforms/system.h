@@ -23,7 +23,7 @@ namespace arbsim {
 
 class System : public FabricControl {
  public:
-  explicit System(const Scenario& s);
+  explicit System(const Scenario& s, const ObserveOptions& observe = {});
   ~System() override;
   void trace(sc_core::sc_trace_file* tf);
   void finish();  // closes state and stall accounting at the end of simulation

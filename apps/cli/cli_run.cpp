@@ -137,26 +137,50 @@ int cmd_validate(const RunArgs& a) {
 namespace {
 
 // The files a run owns in its output directory (OutputDir::clear_previous), and those a
+// --trace, --trace-window T0:T1 (T0: = to the end), --trace-filter GLOB; throws ConfigError.
+ObserveOptions observe_options(const RunArgs& a, const Scenario& s) {
+  ObserveOptions o;
+  if (a.trace.empty()) {
+    if (!a.trace_window.empty() || !a.trace_filter.empty())
+      throw ConfigError("--trace-window and --trace-filter need --trace FILE");
+    return o;
+  }
+  if (const std::string why = why_not_observable(s); !why.empty()) throw ConfigError("--trace: " + why);
+  o.on = true;
+  if (!a.trace_filter.empty()) o.filter = a.trace_filter;
+  if (a.trace_window.empty()) return o;
+  const std::size_t colon = a.trace_window.find(':');
+  const std::string from = a.trace_window.substr(0, colon);
+  const std::string to = colon == std::string::npos ? "" : a.trace_window.substr(colon + 1);
+  const bool ok = colon != std::string::npos && parse_time_ns(from, &o.from_ns) && o.from_ns >= 0 &&
+                  (to.empty() || (parse_time_ns(to, &o.to_ns) && o.to_ns > o.from_ns));
+  if (!ok)
+    throw ConfigError("--trace-window " + a.trace_window +
+                      ": expected T0:T1 with 0 <= T0 < T1 (e.g. 100us:120us), or T0: for the rest of the run");
+  return o;
+}
+
 // sweep keeps beside them (the run's captured console, the point's key: docs/sweeps.md).
 const std::vector<std::string> kRunFiles = {"results.json", "run.json", "config.effective.yaml", "sim.log"};
 const std::vector<std::string> kSweepFiles = {"log.txt", "point.json"};
 
-// The VCD files this run may write: the model's, and the RTL arbiters' when any is
-// co-simulated (`existing`: only those written).
+// The files this run may write outside its directory's staging: the model's VCD, the RTL
+// arbiters' when any is co-simulated, and the transaction trace (`existing`: only those
+// written).
 std::vector<fs::path> vcd_files(const RunArgs& a, bool existing) {
   std::vector<fs::path> v;
-  if (a.vcd.empty()) return v;
-  for (const fs::path& f : {fs::path(vcd_file_name(a.vcd)), fs::path(rtl_vcd_path(a.vcd))}) {
-    std::error_code ec;
-    if (!existing || fs::exists(f, ec)) v.push_back(f);
-  }
+  std::error_code ec;
+  if (!a.vcd.empty())
+    for (const fs::path& f : {fs::path(vcd_file_name(a.vcd)), fs::path(rtl_vcd_path(a.vcd))})
+      if (!existing || fs::exists(f, ec)) v.push_back(f);
+  if (!a.trace.empty() && (!existing || fs::exists(a.trace, ec))) v.push_back(a.trace);
   return v;
 }
 
 // Output names as run.json lists them: relative to the directory when inside it.
 std::vector<std::string> output_names(const OutputDir& dir, const std::vector<fs::path>& vcds) {
   std::vector<std::string> names = {"config.effective.yaml", "run.json", "results.json", "sim.log"};
-  for (const fs::path& v : vcds) {
+  for (const fs::path& v : vcds) {  // and the trace, which vcd_files() lists too
     const fs::path rel = fs::path(v).lexically_proximate(dir.path());
     names.push_back(rel.empty() || *rel.begin() == ".." ? v.string() : rel.string());
   }
@@ -177,7 +201,7 @@ void remove_files(const std::vector<fs::path>& files) {
   for (const fs::path& f : files) fs::remove(f, ec);
 }
 
-int simulate_into(const RunArgs& a, const Scenario& s, OutputDir& dir) {
+int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& observe, OutputDir& dir) {
   const Config& cfg = s.config;
   const std::string replaced = dir.clear_previous(kRunFiles, kSweepFiles);
   init_logging(cfg.sim.log_level, dir.file("sim.log").string());
@@ -192,7 +216,8 @@ int simulate_into(const RunArgs& a, const Scenario& s, OutputDir& dir) {
   }
   try {
     remove_files(vcd_files(a, false));  // an earlier run's, which this one replaces
-    SimOutcome o = simulate(s, a.vcd);
+    SimOutcome o = simulate(s, a.vcd, observe);
+    if (observe.on) OutputDir::write_file(a.trace, o.trace_json);
     const std::vector<fs::path> vcds = vcd_files(a, true);
     if (o.results["transfers_open"].get<unsigned long long>() > 0)
       log()->warn("{} transfers were still open when the simulation stopped",
@@ -214,8 +239,10 @@ int simulate_into(const RunArgs& a, const Scenario& s, OutputDir& dir) {
 
 int cmd_run(const RunArgs& a) {
   Scenario scenario;
+  ObserveOptions observe;
   try {
     scenario = load_scenario(a.config, all_overrides(a));
+    observe = observe_options(a, scenario);
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, e.what());
   }
@@ -227,7 +254,7 @@ int cmd_run(const RunArgs& a) {
     return fail(kExitBadInput, e.what());
   }
   try {
-    return simulate_into(a, scenario, *dir);
+    return simulate_into(a, scenario, observe, *dir);
   } catch (const OutputError& e) {
     return fail(kExitIoError, e.what());
   } catch (const sc_core::sc_report& r) {

@@ -78,6 +78,11 @@ void add_config_options(po::options_description& o) {
 void add_run_options(po::options_description& o) {
   o.add_options()
       ("vcd", po::value<std::string>(), "write a VCD waveform to FILE")
+      ("trace", po::value<std::string>(),
+       "write a transaction trace (Chrome/Perfetto JSON) to FILE, and why heads were not granted to results.json "
+       "(docs/observability.md)")
+      ("trace-window", po::value<std::string>(), "trace only T0:T1 of simulated time (e.g. 100us:120us; T0: to the end)")
+      ("trace-filter", po::value<std::string>(), "trace only the link directions matching GLOB (e.g. 'sw0->*')")
       ("sim-time", po::value<std::string>(), "stop after T simulated (e.g. 300us, 0.3s; plain number = ns)")
       ("seed", po::value<long long>(), "random seed (sim.seed)")
       ("log-level", po::value<std::string>(), "trace|debug|info|warn|error|off (sim.log_level)")
@@ -130,6 +135,9 @@ RunArgs run_args(const po::variables_map& vm, int argc, char** argv) {
   take(vm, "set", &a.overrides);
   take(vm, "out", &a.out_dir);
   take(vm, "vcd", &a.vcd);
+  take(vm, "trace", &a.trace);
+  take(vm, "trace-window", &a.trace_window);
+  take(vm, "trace-filter", &a.trace_filter);
   take(vm, "sim-time", &a.sim_time);
   take(vm, "seed", &a.seed);
   take(vm, "log-level", &a.log_level);

@@ -159,6 +159,13 @@ ordered_json arbiter_json(const Fabric& f, const LinkDir& l, int dir, const std:
   j["never_granted"] = ordered_json::array();
   for (const NeverGranted& n : s.never_granted)
     j["never_granted"].push_back({{"requester", n.requester}, {"vc", n.vc}, {"waiting_ns", r3(n.waiting_ps / 1000.0)}});
+  // Only with --trace, for the watched link directions, inside its window.
+  if (const auto why = f.why_not_granted(dir)) {
+    j["why_not_granted"] = ordered_json::array();
+    for (const WaitTotal& w : *why)
+      j["why_not_granted"].push_back({{"requester", w.requester}, {"vc", w.vc}, {"reason", w.reason},
+                                      {"arbitrations", w.arbitrations}, {"waited_ns", r3(w.waited_ps / 1000.0)}});
+  }
   return j;
 }
 

@@ -64,10 +64,10 @@ void say_policy_arbiter(const System& sys) {
 
 }  // namespace
 
-SimOutcome simulate(const Scenario& s, const std::string& vcd_path) {
+SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const ObserveOptions& observe) {
   SimOutcome o;
   const double time_ns = s.config.sim.time_ns, age_limit_ns = s.config.sim.tlp_age_limit_ns;
-  o.system = std::make_unique<System>(s);
+  o.system = std::make_unique<System>(s, observe);
   say_policy_arbiter(*o.system);
   sc_core::sc_trace_file* tf = nullptr;
   if (!vcd_path.empty()) {
@@ -86,6 +86,7 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path) {
   warn_fidelity_notes(*o.system);  // the flow fabric's are complete only now
   check_conservation(*o.system);
   o.results = collect_results(*o.system, o.end);
+  o.trace_json = o.system->fabric().trace_json();
   if (o.results["run_checks"]["tlp_age_exceeded"].get<bool>())
     log()->warn("a TLP was {} ns old, beyond sim.tlp_age_limit_ns ({} ns): starvation (see arbiters[].never_granted "
                 "and max_head_wait_ns) or a stalled port", o.results["run_checks"]["oldest_tlp_ns"].get<double>(),

@@ -14,9 +14,10 @@ struct SimOutcome {
   nlohmann::ordered_json results;
   sc_core::sc_time end;
   double wall_seconds = 0;
+  std::string trace_json;  // with `observe` on: the transaction trace (docs/observability.md)
 };
 
-SimOutcome simulate(const Scenario& s, const std::string& vcd_path = "");
+SimOutcome simulate(const Scenario& s, const std::string& vcd_path = "", const ObserveOptions& observe = {});
 
 // Runs the kernel until `time_ns` (0: until nothing is left to happen). Activity that stops
 // while work is unfinished can never resume: when `stuck_report` then names what waits (not

@@ -1,6 +1,7 @@
 #include "models/pcie/egress_port.h"
 #include <algorithm>
 #include "models/common/sc_progress.h"
+#include "models/pcie/arbiters/catalogue.h"
 
 namespace arbsim {
 
@@ -77,6 +78,7 @@ void EgressPort::run() {
     return;
   }
   busy_trace_ = false;
+  if (observer_ && !window_closed_ && now >= observe_to_) close_window(observe_to_);
   const Candidates c = collect(now);
   credit_blocked_ = c.credit_blocked && c.vc_mask == 0;
   held_ = c.held && c.vc_mask == 0;
@@ -84,10 +86,13 @@ void EgressPort::run() {
   if (c.vc_mask) {
     const int vc = vc_arb_->grant(static_cast<uint64_t>(c.vc_mask));
     const int slot = port_arb_[vc]->grant(Requests(&slot_mask_[static_cast<std::size_t>(vc) * words_], words_));
-    transmit(*choice_[static_cast<std::size_t>(vc) * cfg_.slots + slot], now);
-  } else if ((credit_blocked_ || held_) && !returns_.empty()) {
-    wake_.notify(returns_.front().at - now);
+    TlpQueue& q = *choice_[static_cast<std::size_t>(vc) * cfg_.slots + slot];
+    if (observing(now)) report_waits(now, &q, vc);
+    transmit(q, now);
+  } else if (observing(now)) {
+    report_waits(now, nullptr, -1);
   }
+  if (!c.vc_mask && (credit_blocked_ || held_) && !returns_.empty()) wake_.notify(returns_.front().at - now);
   // After a grant the port wakes when the link frees; a head ready before then waits anyway.
   if (c.has_future && c.next_ready >= busy_until_) wake_.notify(c.next_ready - now);
 }
@@ -191,6 +196,7 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   ++slot_grants_[static_cast<std::size_t>(vc) * cfg_.slots + q.slot()];
   stats_.vc_max_head_wait_ps[vc] = std::max(stats_.vc_max_head_wait_ps[vc], ps(now - x.head_since));
   last_ = {now, end, payload, wire, vc};
+  if (observing(now)) observer_->on_grant(*this, q, x, payload, vc, std::max(eligible_at(x), x.head_since), now, end);
 
   q.owner()->on_pop(q, t);  // return credits upstream, refill, or present the next head
 
@@ -211,7 +217,13 @@ sc_time EgressPort::serialization(uint32_t wire) {
   return last_ser_;
 }
 
-void EgressPort::trace_credits(int vc) {
+void EgressPort::report_credits(int vc) {
+  if (observer_) {
+    const sc_time now = sc_core::sc_time_stamp();
+    if (observing(now))
+      observer_->on_credits(*this, now, vc, credits_.data_available(vc, CreditClass::Posted),
+                            credits_.data_available(vc, CreditClass::Completion));
+  }
   if (!tracing_) return;
   posted_data_credits_trace_[vc] = credits_.data_available(vc, CreditClass::Posted);
   cpl_data_credits_trace_[vc] = credits_.data_available(vc, CreditClass::Completion);
@@ -225,6 +237,57 @@ void EgressPort::account_stall(bool stalled, const sc_time& now) {
     stalling_ = false;
     stats_.credit_stall_ps += ps(now - stall_since_);
   }
+}
+
+void EgressPort::observe(EgressObserver* o, const sc_time& from, const sc_time& to) {
+  observer_ = o;
+  observe_from_ = from;
+  observe_to_ = to;
+}
+
+// Every ready head not granted at this arbitration, and why (docs/observability.md). Heads
+// not yet eligible are not waiting here yet; `granted` is nullptr when nothing could go.
+void EgressPort::report_waits(const sc_time& now, const TlpQueue* granted, int granted_vc) {
+  waits_.clear();
+  const bool guarded = cfg_.vc_arbiter.type == &kStrictPriorityType && cfg_.vc_arbiter.starvation_threshold > 0;
+  for (int slot = 0; slot < cfg_.slots; ++slot)
+    for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) {
+      const TlpQueue* q = offered_[slot][__builtin_ctz(subs)];
+      if (q == granted) continue;
+      const TlpExtension& x = q->front()->x();
+      const sc_time eligible = eligible_at(x);
+      if (eligible > now) continue;
+      // Waiting here since it was both at the head of its queue and eligible.
+      HeadWait w{q, &x, slot, vc_of(x.tc), std::max(eligible, x.head_since)};
+      if (pending_vc_[x.tc] >= 0) {
+        w.reason = WaitReason::RemapHeld;
+      } else if (!credits_.can_send(w.vc, credit_class(x.type),
+                                    credit_cost(x.type, carries_data(x.type) ? x.byte_count : 0))) {
+        w.reason = WaitReason::NoCredits;
+      } else {
+        w.reason = w.vc != granted_vc ? WaitReason::LostVc : WaitReason::LostPort;
+        w.winner_vc = granted_vc;
+        w.winner_slot = granted->slot();
+        w.guard = guarded && granted_vc < w.vc;
+      }
+      waits_.push_back(w);
+    }
+  observer_->on_waits(*this, now, waits_.data(), waits_.size());
+}
+
+// The window's end: the heads ready and waiting at `at` (its end, or the run's), so that
+// their waits are charged up to it.
+void EgressPort::close_window(const sc_time& at) {
+  window_closed_ = true;
+  waits_.clear();
+  for (int slot = 0; slot < cfg_.slots; ++slot)
+    for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) {
+      const TlpQueue* q = offered_[slot][__builtin_ctz(subs)];
+      const TlpExtension& x = q->front()->x();
+      const sc_time ready = std::max(eligible_at(x), x.head_since);
+      if (ready < at) waits_.push_back(HeadWait{q, &x, slot, vc_of(x.tc), ready});
+    }
+  observer_->on_window_end(*this, at, waits_.data(), waits_.size());
 }
 
 // Only what happened inside the run counts: a TLP still on the wire at the end is not
@@ -241,6 +304,7 @@ void EgressPort::finish() {
     busy_until_ = end;
   }
   record_waiting_heads(end);
+  if (observer_ && !window_closed_) close_window(std::min(end, observe_to_));
 }
 
 // A head still waiting at the end has waited end - head_since so far; one whose requester

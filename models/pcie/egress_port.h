@@ -18,6 +18,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include "models/common/link_stats.h"
 #include "models/common/progress_guard.h"
+#include "models/pcie/egress_observer.h"
 #include "models/pcie/port_config.h"
 #include "models/pcie/tlp_queue.h"
 
@@ -48,6 +49,10 @@ class EgressPort : public sc_core::sc_module {
   // arbitration; sc_report error if the port arbiter has no weights (config checks prevent it).
   void set_port_weights(const std::vector<int>& weights);
   std::string vc_arbiter_name() const { return vc_arb_->describe(); }
+  // Reports grants, waits and credits to `o` for arbitrations in [from, to) (nullptr: none;
+  // the default, which costs one test per arbitration). docs/observability.md.
+  void observe(EgressObserver* o, const sc_core::sc_time& from, const sc_core::sc_time& to);
+  std::string slot_name(int slot) const;
   void trace(sc_core::sc_trace_file* tf, const std::string& prefix);
   // Closes the accounting at the end of the run (`end`): stall intervals, the busy time and
   // TLP still on the wire beyond the end, and the heads still waiting (their age).
@@ -85,8 +90,15 @@ class EgressPort : public sc_core::sc_module {
   void account_stall(bool stalled, const sc_core::sc_time& now);
   void apply_remap(int tc);
   void record_waiting_heads(const sc_core::sc_time& end);
-  std::string slot_name(int slot) const;
-  void trace_credits(int vc);
+  bool observing(const sc_core::sc_time& now) const { return observer_ && now >= observe_from_ && now < observe_to_; }
+  void report_waits(const sc_core::sc_time& now, const TlpQueue* granted, int granted_vc);
+  void close_window(const sc_core::sc_time& at);
+  // Credits changed on `vc`: the observer and the VCD hear of it (inline: the common case,
+  // neither, costs two tests and no call).
+  void trace_credits(int vc) {
+    if (observer_ || tracing_) report_credits(vc);
+  }
+  void report_credits(int vc);
   sc_core::sc_time serialization(uint32_t wire);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay);
@@ -120,6 +132,11 @@ class EgressPort : public sc_core::sc_module {
   // Most TLPs on a link have the same size: keep the last serialisation time.
   uint32_t last_wire_ = 0;
   sc_core::sc_time last_ser_;
+  // The observer (docs/observability.md) and its window.
+  EgressObserver* observer_ = nullptr;
+  sc_core::sc_time observe_from_, observe_to_;
+  bool window_closed_ = false;
+  std::vector<HeadWait> waits_;  // reused at every observed arbitration
   // Traced in VCD (credit values are only kept up to date when tracing).
   bool tracing_ = false;
   bool busy_trace_ = false;

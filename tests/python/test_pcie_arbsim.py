@@ -5,6 +5,7 @@ The sweep's tidy tables are written by the C++ sweep (apps/cli/sweep_tables.cpp)
 run's by this package from results.json (pcie_arbsim/results.py): two implementations of the
 same flattening, checked against each other, and against invariants of the results (a link
 direction's bytes are the sum of its per-VC bytes; every app of every point has its row)."""
+import json
 import os
 import shutil
 import subprocess
@@ -18,7 +19,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 import pandas as pd  # noqa: E402
 
 import pcie_arbsim as pa  # noqa: E402
-from pcie_arbsim import plot  # noqa: E402
+from pcie_arbsim import plot, trace  # noqa: E402
 
 BASE = f"""platform: {ROOT}/configs/platforms/seed000_fig2.yaml
 sim: {{log_level: warn, time_ns: 100000}}
@@ -142,6 +143,55 @@ class Figures(Fixture):
         bad = subprocess.run([os.path.join(ROOT, "scripts", "plot"), self.dir], capture_output=True, text=True)
         self.assertEqual(bad.returncode, 2)
         self.assertTrue(bad.stderr.startswith("error: "), bad.stderr)
+
+
+class TraceFile(unittest.TestCase):
+    """`run --trace` writes valid trace-event JSON (issue 16): checked with Debian's python3,
+    and the checker itself rejects what the format forbids."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="arbsim_trace_")
+        cls.path = os.path.join(cls.dir, "trace.json")
+        pa.run(os.path.join(ROOT, "configs", "default.yaml"), os.path.join(cls.dir, "run"),
+               extra=["--sim-time", "150us", "--trace", cls.path, "--trace-window", "100us:120us"])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    def test_the_trace_is_valid_trace_event_json(self):
+        events = trace.load_trace(self.path)
+        phases = {e["ph"] for e in events}
+        self.assertTrue({"M", "X", "C", "s"} <= phases, phases)
+        self.assertTrue(any(e["ph"] == "X" and e.get("cat") == "wait" for e in events))
+
+    def test_the_checker_rejects_what_the_format_forbids(self):
+        with open(self.path) as f:
+            good = json.load(f)
+        tlps = [i for i, e in enumerate(good["traceEvents"]) if e.get("cat") == "tlp"]
+        cases = {
+            "phase": lambda ev: ev[tlps[0]].update(ph="Q"),
+            "dur": lambda ev: ev[tlps[0]].pop("dur"),
+            "overlap": lambda ev: ev[tlps[1]].update(ts=ev[tlps[0]]["ts"], pid=ev[tlps[0]]["pid"]),
+            "flow": lambda ev: ev.insert(0, {"ph": "t", "id": 999999, "cat": "transfer", "name": "x", "pid": 1,
+                                             "tid": 0, "ts": 0}),
+        }
+        for name, spoil in cases.items():
+            doc = json.loads(json.dumps(good))
+            spoil(doc["traceEvents"])
+            bad = os.path.join(self.dir, f"bad_{name}.json")
+            with open(bad, "w") as f:
+                json.dump(doc, f)
+            with self.assertRaises(ValueError, msg=name):
+                trace.load_trace(bad)
+
+    def test_the_timeline_is_drawn(self):
+        out = os.path.join(self.dir, "timeline.png")
+        ax = trace.timeline(self.path, out, processes=["sw0->rc0"], t0_us=100, t1_us=101)
+        self.assertEqual(ax.get_xlabel(), "simulated time (us)")
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
 
 if __name__ == "__main__":

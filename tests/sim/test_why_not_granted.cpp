@@ -1,0 +1,119 @@
+// "Why not granted" (issue 16, docs/observability.md) on hand-worked timelines. Two GPUs
+// behind sw0 each write 16 MWr of 256 B up to the root complex, every link Gen3 x16, credits
+// infinite: each TLP occupies a link for T (mwr_ns()), each GPU sends back to back, and a TLP
+// is ready at sw0's egress to rc0 130 ns + (n - 1) T after the start (cut-through). gpu0 uses
+// TC1 -> VC1, gpu1 TC0 -> VC0.
+//
+// Strict priority with a starvation guard of 2 at that egress: the grants repeat hi, hi, lo
+// (the guard gives VC0 the third turn) for 8 cycles, then gpu1's 8 remaining TLPs go back to
+// back. Worked by hand, per requester and reason:
+//   gpu1 (VC0) loses both VC1 turns of each cycle: 16 arbitrations, 16 T, "lost to VC1";
+//     each of its heads 2..16 becomes head when the one before it is granted and waits the
+//     T that TLP is on the wire: 15 T "link busy".
+//   gpu0 (VC1) loses the guard's turn in cycles 1..7 (in cycle 8 it has nothing left): 7
+//     arbitrations, 7 T; its head 2k+2 (k >= 1) and head 2k+1 (k >= 2) became head at the
+//     previous grant, already there, and wait T for the link: 13 T "link busy" (heads 2 and 3
+//     arrive only when the link frees: no wait).
+#include <gtest/gtest.h>
+#include "models/pcie/link_timing.h"
+#include "tests/sim/sim_helpers.h"
+
+using namespace arbsim;
+using namespace arbsim::test;
+
+namespace {
+
+double mwr_ns() {
+  PcieLinkParams p;
+  return (256 + 24) / (tlp_bandwidth_gbps(p) / 8.0);
+}
+
+const std::string kWrites =
+    "sim: {time_ns: 3000}\n"
+    "apps:\n"
+    "  - {name: hi, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 4KiB}, count: 1, tc: 1}\n"
+    "  - {name: lo, type: stream, gpu: gpu1, direction: d2h, size: {fixed: 4KiB}, count: 1, tc: 0}\n";
+
+SimOutcome traced(const std::string& uplink, const ObserveOptions& o) {
+  const std::string platform = two_gpu_platform(", vcs: 2, credits: {ph: inf, pd: inf}" + uplink, "",
+                                                ", vcs: 2, credits: {ph: inf, pd: inf}");
+  return simulate(load_scenario_text(platform + kWrites), "", o);
+}
+
+struct Expect {
+  std::string requester;
+  int vc;
+  std::string reason;
+  uint64_t arbitrations;
+  double waited_T;  // in units of T
+};
+
+// `slack_ns`: the window's edges sit a few ps off the grants (T is not a whole number of ps).
+void expect_exactly(const nlohmann::ordered_json& why, const std::vector<Expect>& expected, double slack_ns = 0) {
+  ASSERT_EQ(why.size(), expected.size()) << why.dump(1);
+  const double T = mwr_ns();
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const Expect& e = expected[i];
+    EXPECT_EQ(why[i]["requester"], e.requester) << i;
+    EXPECT_EQ(why[i]["vc"], e.vc) << i;
+    EXPECT_EQ(why[i]["reason"], e.reason) << i;
+    EXPECT_EQ(why[i]["arbitrations"].get<uint64_t>(), e.arbitrations) << e.reason;
+    // results.json rounds to 1 ps; T itself is rounded to the 1 ps kernel tick per TLP.
+    EXPECT_NEAR(why[i]["waited_ns"].get<double>(), e.waited_T * T, 0.001 * e.waited_T + 0.0015 + slack_ns) << e.reason;
+  }
+}
+
+}  // namespace
+
+TEST(WhyNotGranted, StrictPriorityWithAGuardOfTwoIsExplainedTurnByTurn) {
+  ObserveOptions o;
+  o.on = true;
+  o.filter = "sw0->rc0";
+  const SimOutcome r = traced(", arbitration_up: {vc_arbiter: {type: strict, starvation_threshold: 2}}", o);
+  const auto& arb = arbiter(r, "sw0->rc0");
+  ASSERT_TRUE(arb.contains("why_not_granted")) << arb.dump(1);
+  expect_exactly(arb["why_not_granted"], {{"gpu0", 1, "link busy", 0, 13},
+                                          {"gpu0", 1, "starvation guard gave the turn to VC0", 7, 7},
+                                          {"gpu1", 0, "link busy", 0, 15},
+                                          {"gpu1", 0, "lost to VC1 (VC strict priority)", 16, 16}});
+  // Only the watched direction has a summary.
+  EXPECT_FALSE(arbiter(r, "rc0->sw0").contains("why_not_granted"));
+}
+
+// Plain strict priority: gpu1 loses every arbitration while gpu0 has a head (16 of them: T
+// apart, gpu0's TLPs arriving exactly as the link frees), then goes; gpu0 never waits.
+TEST(WhyNotGranted, PlainStrictPriorityStarvesTheLowVcUntilTheHighOneIsDone) {
+  ObserveOptions o;
+  o.on = true;
+  o.filter = "sw0->rc0";
+  const SimOutcome r = traced(", arbitration_up: {vc_arbiter: {type: strict}}", o);
+  expect_exactly(arbiter(r, "sw0->rc0")["why_not_granted"],
+                 {{"gpu1", 0, "link busy", 0, 15}, {"gpu1", 0, "lost to VC1 (VC strict priority)", 16, 16}});
+}
+
+// A window counts only what happens inside it: [130 + 6T, 130 + 12T) holds cycles 2 and 3
+// exactly (grants hi, hi, lo, hi, hi, lo), so each requester's totals are two cycles' worth:
+// gpu1 4 arbitrations lost and 4 T, 2 T link busy; gpu0 2 guard turns and 2 T, 4 T link busy
+// (heads 5..8 each wait T behind the grant before them).
+TEST(WhyNotGranted, AWindowCountsOnlyTheArbitrationsInsideIt) {
+  const double T = mwr_ns();
+  ObserveOptions o;
+  o.on = true;
+  o.filter = "sw0->rc0";
+  o.from_ns = 130 + 6 * T - 0.002;  // just before the cycle's first grant
+  o.to_ns = 130 + 12 * T - 0.002;   // just before the arbitration that starts cycle 4
+  const SimOutcome r = traced(", arbitration_up: {vc_arbiter: {type: strict, starvation_threshold: 2}}", o);
+  expect_exactly(arbiter(r, "sw0->rc0")["why_not_granted"],
+                 {{"gpu0", 1, "link busy", 0, 4},
+                  {"gpu0", 1, "starvation guard gave the turn to VC0", 2, 2},
+                  {"gpu1", 0, "link busy", 0, 2},
+                  {"gpu1", 0, "lost to VC1 (VC strict priority)", 4, 4}},
+                 0.005);
+}
+
+// Without --trace nothing is observed and results.json has no why_not_granted.
+TEST(WhyNotGranted, NothingIsObservedWithoutBeingAsked) {
+  const SimOutcome r = traced(", arbitration_up: {vc_arbiter: {type: strict}}", ObserveOptions{});
+  EXPECT_FALSE(arbiter(r, "sw0->rc0").contains("why_not_granted"));
+  EXPECT_EQ(r.trace_json, "");
+}

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include "apps/cli/cli.h"
 #include "apps/cli/output_dir.h"
+#include "apps/run/gtkw_writer.h"
 #include "apps/run/logging.h"
 #include "apps/run/simulation.h"
 #include "apps/run/version.h"
@@ -58,6 +59,10 @@ std::string vcd_stem(const std::string& vcd) {
 std::string vcd_file_name(const std::string& vcd) { return vcd_stem(vcd) + ".vcd"; }
 // The RTL arbiters' own waveform goes beside the model's: FILE.vcd -> FILE.rtl.vcd.
 std::string rtl_vcd_path(const std::string& vcd) { return vcd_stem(vcd) + ".rtl.vcd"; }
+// GTKWave's save file and its GPU-state filter go beside the VCD (apps/run/gtkw_writer.h).
+std::vector<fs::path> gtkw_paths(const std::string& vcd) {
+  return {fs::path(vcd_stem(vcd) + ".gtkw"), fs::path(vcd_stem(vcd) + ".gpu_state.txt")};
+}
 
 void print_summary(const ordered_json& r, const fs::path& out) {
   std::printf("pcie-arbsim: %s, simulated %.3f us, makespan %.3f us, %llu TLP hops%s\n",
@@ -170,9 +175,12 @@ const std::vector<std::string> kSweepFiles = {"log.txt", "point.json"};
 std::vector<fs::path> vcd_files(const RunArgs& a, bool existing) {
   std::vector<fs::path> v;
   std::error_code ec;
-  if (!a.vcd.empty())
-    for (const fs::path& f : {fs::path(vcd_file_name(a.vcd)), fs::path(rtl_vcd_path(a.vcd))})
+  if (!a.vcd.empty()) {
+    std::vector<fs::path> all = {fs::path(vcd_file_name(a.vcd)), fs::path(rtl_vcd_path(a.vcd))};
+    for (const fs::path& f : gtkw_paths(a.vcd)) all.push_back(f);
+    for (const fs::path& f : all)
       if (!existing || fs::exists(f, ec)) v.push_back(f);
+  }
   if (!a.trace.empty() && (!existing || fs::exists(a.trace, ec))) v.push_back(a.trace);
   return v;
 }
@@ -194,6 +202,17 @@ void check_unchecked_writes(const std::vector<fs::path>& vcds) {
   if (!flush_logging(&why)) throw OutputError("cannot write the log sim.log: " + why);
   for (const fs::path& v : vcds)
     if (!looks_complete(v, &why)) throw OutputError("the waveform '" + v.string() + "' is incomplete: " + why);
+}
+
+// The save file is made from the VCD's own header: the signals it really holds.
+void write_gtkw(const std::string& vcd) {
+  std::vector<std::pair<std::string, std::string>> files;
+  try {
+    files = gtkw_files(vcd_file_name(vcd));
+  } catch (const std::runtime_error& e) {
+    throw OutputError(std::string("the GTKWave save file: ") + e.what());
+  }
+  for (const auto& [path, text] : files) OutputDir::write_file(path, text);
 }
 
 void remove_files(const std::vector<fs::path>& files) {
@@ -218,6 +237,7 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
     remove_files(vcd_files(a, false));  // an earlier run's, which this one replaces
     SimOutcome o = simulate(s, a.vcd, observe);
     if (observe.on) OutputDir::write_file(a.trace, o.trace_json);
+    if (!a.vcd.empty()) write_gtkw(a.vcd);
     const std::vector<fs::path> vcds = vcd_files(a, true);
     if (o.results["transfers_open"].get<unsigned long long>() > 0)
       log()->warn("{} transfers were still open when the simulation stopped",

@@ -4,6 +4,7 @@
 // The format itself is checked by tests/python (pcie_arbsim.trace.load_trace) and the reasons
 // on hand-worked timelines by tests/sim/test_why_not_granted.cpp.
 #include <gtest/gtest.h>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include "tests/cli/cli_fixture.h"
 
@@ -76,6 +77,48 @@ TEST_F(Trace, BadTraceOptionsAreBadInput) {
     EXPECT_FALSE(fs::exists(dir_ / "out")) << extra.back();
     EXPECT_FALSE(fs::exists(dir_ / "t.json")) << extra.back();
   }
+}
+
+// --vcd also writes FILE.gtkw (GTKWave opens it with every signal shown, grouped per node,
+// port and VC) and the GPU-state filter it names; both are listed in run.json.
+TEST_F(Trace, VcdComesWithAGtkwaveSaveFileListingEverySignal) {
+  ASSERT_EQ(run({"run", config("default.yaml"), "--sim-time", "20us", "--out", "out", "--vcd", "out/w.vcd"}).code, 0);
+  const std::string vcd = slurp(dir_ / "out/w.vcd"), gtkw = slurp(dir_ / "out/w.gtkw");
+  // Every $var of the VCD appears once in the save file, under its full dotted name.
+  std::vector<std::string> scope;
+  std::size_t vars = 0;
+  std::stringstream in(vcd.substr(0, vcd.find("$enddefinitions")));
+  for (std::string w; in >> w;) {
+    if (w == "$scope") {
+      std::string kind, name;
+      in >> kind >> name;
+      scope.push_back(name);
+    } else if (w == "$upscope") {
+      scope.pop_back();
+    } else if (w == "$var") {
+      std::string type, id, name;
+      int width = 0;
+      in >> type >> width >> id >> name;
+      std::string full;
+      for (const std::string& s : scope) full += s + ".";
+      full += name + (width > 1 ? "[" + std::to_string(width - 1) + ":0]" : "");
+      EXPECT_NE(gtkw.find("\n" + full + "\n"), std::string::npos) << full;
+      ++vars;
+    }
+  }
+  EXPECT_GT(vars, 100u);
+  // Groups open and close in pairs; GPU states are translated by the filter written beside.
+  const auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t at = gtkw.find(needle); at != std::string::npos; at = gtkw.find(needle, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("\n@800200\n") + count("\n@c00200\n"), count("\n@1000200\n") + count("\n@1401200\n"));
+  EXPECT_EQ(count("\n^1 "), 4u);  // gpu0..gpu3
+  EXPECT_EQ(slurp(dir_ / "out/w.gpu_state.txt"), "0 Idle\n1 Copy\n2 Compute\n3 Stalled\n");
+  const json outputs = read("out/run.json")["outputs"];
+  for (const char* f : {"w.vcd", "w.gtkw", "w.gpu_state.txt"})
+    EXPECT_NE(std::find(outputs.begin(), outputs.end(), f), outputs.end()) << f;
 }
 
 }  // namespace

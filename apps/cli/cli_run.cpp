@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 #include <sys/resource.h>
+#include <unistd.h>
 #include "apps/cli/cli.h"
 #include "apps/cli/output_dir.h"
 #include "apps/run/gtkw_writer.h"
@@ -235,7 +236,7 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
   }
   try {
     remove_files(vcd_files(a, false));  // an earlier run's, which this one replaces
-    SimOutcome o = simulate(s, a.vcd, observe);
+    SimOutcome o = simulate(s, a.vcd, observe, a.progress || isatty(2));
     if (observe.on) OutputDir::write_file(a.trace, o.trace_json);
     if (!a.vcd.empty()) write_gtkw(a.vcd);
     const std::vector<fs::path> vcds = vcd_files(a, true);

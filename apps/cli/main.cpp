@@ -83,6 +83,7 @@ void add_run_options(po::options_description& o) {
        "(docs/observability.md)")
       ("trace-window", po::value<std::string>(), "trace only T0:T1 of simulated time (e.g. 100us:120us; T0: to the end)")
       ("trace-filter", po::value<std::string>(), "trace only the link directions matching GLOB (e.g. 'sw0->*')")
+      ("progress", "print simulated time, share done and ETA on stderr while it runs (the default on a terminal)")
       ("sim-time", po::value<std::string>(), "stop after T simulated (e.g. 300us, 0.3s; plain number = ns)")
       ("seed", po::value<long long>(), "random seed (sim.seed)")
       ("log-level", po::value<std::string>(), "trace|debug|info|warn|error|off (sim.log_level)")
@@ -138,6 +139,7 @@ RunArgs run_args(const po::variables_map& vm, int argc, char** argv) {
   take(vm, "trace", &a.trace);
   take(vm, "trace-window", &a.trace_window);
   take(vm, "trace-filter", &a.trace_filter);
+  a.progress = vm.count("progress") > 0;
   take(vm, "sim-time", &a.sim_time);
   take(vm, "seed", &a.seed);
   take(vm, "log-level", &a.log_level);

@@ -1,5 +1,6 @@
 #include "apps/run/simulation.h"
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include "models/pcie/tlp_pool.h"
 #include "apps/run/logging.h"
@@ -21,12 +22,61 @@ void warn_fidelity_notes(const System& sys) {
 
 }  // namespace
 
-void run_until(double time_ns, const std::function<std::string()>& stuck_report) {
+namespace {
+
+std::string sim_time_text(double ns) {
+  char b[32];
+  if (ns >= 1e6) std::snprintf(b, sizeof b, "%.3f ms", ns / 1e6);
+  else std::snprintf(b, sizeof b, "%.3f us", ns / 1e3);
+  return b;
+}
+
+// Runs to `end` in steps, printing a progress line after each: a step lasts about half a
+// second of wall time (it doubles or halves towards that). Pausing the kernel between steps
+// changes no event's time or order, so the results are those of one sc_start.
+void start_with_progress(const sc_core::sc_time& end, bool limited) {
+  const auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_time step(1, sc_core::SC_US);
+  for (bool first = true; sc_core::sc_time_stamp() < end; first = false) {
+    // Nothing left before the end (known once elaborated): run_until takes it from here.
+    if (!first) {
+      if (!sc_core::sc_pending_activity()) break;
+      const sc_core::sc_time next = sc_core::sc_time_to_pending_activity();
+      if (sc_core::sc_time_stamp() + next >= end) break;
+      if (next >= step) step = next + sc_core::sc_time(1, sc_core::SC_PS);  // a step that reaches it
+    }
+    const auto s0 = std::chrono::steady_clock::now();
+    const sc_core::sc_time left = end - sc_core::sc_time_stamp();
+    sc_core::sc_start(step < left ? step : left, sc_core::SC_EXIT_ON_STARVATION);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double step_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+    const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    std::string line = "[progress] simulated " + sim_time_text(now_ns);
+    if (limited) {
+      const double frac = now_ns / (end.to_seconds() * 1e9);
+      char b[96];
+      std::snprintf(b, sizeof b, " of %s (%.0f %%), elapsed %.1f s, ETA %.1f s",
+                    sim_time_text(end.to_seconds() * 1e9).c_str(), 100 * frac, wall,
+                    frac > 0 ? wall * (1 - frac) / frac : 0.0);
+      line += b;
+    } else {
+      line += ", elapsed " + std::to_string(static_cast<int>(wall)) + " s";
+    }
+    std::fprintf(stderr, "\r%s   ", line.c_str());
+    step = step_wall < 0.25 ? step * 2 : step_wall > 1.0 ? step / 2 : step;
+  }
+  std::fprintf(stderr, "\n");
+}
+
+}  // namespace
+
+void run_until(double time_ns, const std::function<std::string()>& stuck_report, bool progress) {
   const bool limited = time_ns > 0;
   const sc_core::sc_time end = limited ? ns_time(time_ns) : sc_core::sc_max_time();
   // Returns at `end`, or earlier at the last event before it when no event is left before
   // it (the next one, if any, lies beyond the end).
-  sc_core::sc_start(end, sc_core::SC_EXIT_ON_STARVATION);
+  if (progress) start_with_progress(end, limited);
+  else sc_core::sc_start(end, sc_core::SC_EXIT_ON_STARVATION);
   if (sc_core::sc_time_stamp() >= end) return;
   if (!sc_core::sc_pending_activity()) {
     const std::string stuck = stuck_report();
@@ -64,7 +114,7 @@ void say_policy_arbiter(const System& sys) {
 
 }  // namespace
 
-SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const ObserveOptions& observe) {
+SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const ObserveOptions& observe, bool progress) {
   SimOutcome o;
   const double time_ns = s.config.sim.time_ns, age_limit_ns = s.config.sim.tlp_age_limit_ns;
   o.system = std::make_unique<System>(s, observe);
@@ -79,7 +129,7 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
     o.system->trace(tf);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  run_until(time_ns, [&] { return o.system->stuck_report(); });
+  run_until(time_ns, [&] { return o.system->stuck_report(); }, progress);
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.end = sc_core::sc_time_stamp();
   o.system->finish();

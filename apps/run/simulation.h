@@ -17,12 +17,15 @@ struct SimOutcome {
   std::string trace_json;  // with `observe` on: the transaction trace (docs/observability.md)
 };
 
-SimOutcome simulate(const Scenario& s, const std::string& vcd_path = "", const ObserveOptions& observe = {});
+// `progress`: a progress line on stderr (simulated time, share of sim.time_ns, ETA) while it
+// runs; the results are the same with it or without.
+SimOutcome simulate(const Scenario& s, const std::string& vcd_path = "", const ObserveOptions& observe = {},
+                    bool progress = false);
 
 // Runs the kernel until `time_ns` (0: until nothing is left to happen). Activity that stops
 // while work is unfinished can never resume: when `stuck_report` then names what waits (not
 // ""), that is a deadlock (credits, or a model fault), reported as an SC_ERROR naming it
 // instead of a run that ends quietly with transfers open, or never ends.
-void run_until(double time_ns, const std::function<std::string()>& stuck_report);
+void run_until(double time_ns, const std::function<std::string()>& stuck_report, bool progress = false);
 
 }  // namespace arbsim

@@ -121,4 +121,24 @@ TEST_F(Trace, VcdComesWithAGtkwaveSaveFileListingEverySignal) {
     EXPECT_NE(std::find(outputs.begin(), outputs.end(), f), outputs.end()) << f;
 }
 
+// --progress prints simulated time, share and ETA on stderr while it runs, and changes no
+// result: the kernel paused between steps runs the same events in the same order (a run cut
+// at 10 ms whose apps end at 6.9 ms, and one without a time limit).
+TEST_F(Trace, ProgressChangesNoResult) {
+  for (const std::string& cfg : {config("default.yaml"), config("examples/gpu_sharing_spmd.yaml")}) {
+    const std::vector<std::string> limit =
+        cfg == config("default.yaml") ? std::vector<std::string>{"--sim-time", "10ms"} : std::vector<std::string>{};
+    std::vector<std::string> args = {"run", cfg, "--out", "plain"};
+    args.insert(args.end(), limit.begin(), limit.end());
+    ASSERT_EQ(run(args).code, 0);
+    args[3] = "shown";
+    args.push_back("--progress");
+    const Result r = run(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("[progress] simulated "), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("no activity"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(dir_ / "shown/results.json"), slurp(dir_ / "plain/results.json")) << cfg;
+  }
+}
+
 }  // namespace

@@ -114,6 +114,18 @@ void TransactionTrace::account(Port& pt, const EgressPort& p, Wait& w, int64_t u
 
 void TransactionTrace::close(Port& pt, const EgressPort& p, Wait& w, int64_t until) { account(pt, p, w, until, ""); }
 
+// The current wait of `hw`'s head; a head not seen before starts one, "link busy" from when it
+// became ready (clipped to the window) until an arbitration says otherwise.
+TransactionTrace::Wait& TransactionTrace::wait_of(Port& pt, const HeadWait& hw) {
+  const int key = hw.queue->slot() * 8 + hw.queue->sub();
+  auto it = pt.waits.find(key);
+  if (it == pt.waits.end() || it->second.head != hw.head) {
+    const int64_t ready = std::max(ps(hw.ready), from_ps_);
+    it = pt.waits.insert_or_assign(key, Wait{hw.head, hw.slot, hw.vc, "link busy", ready, ready, 0}).first;
+  }
+  return it->second;
+}
+
 void TransactionTrace::on_waits(const EgressPort& port, const sc_core::sc_time& now, const HeadWait* waits,
                                 std::size_t n) {
   Port& pt = port_of(port);
@@ -121,16 +133,10 @@ void TransactionTrace::on_waits(const EgressPort& port, const sc_core::sc_time& 
   std::map<int, int> per_vc;
   for (std::size_t i = 0; i < n; ++i) {
     const HeadWait& hw = waits[i];
-    const int key = hw.queue->slot() * 8 + hw.queue->sub();
-    auto it = pt.waits.find(key);
-    if (it == pt.waits.end() || it->second.head != hw.head) {
-      const int64_t ready = std::max(ps(hw.ready), from_ps_);
-      Wait w{hw.head, hw.slot, hw.vc, "link busy", ready, ready, 0};
-      it = pt.waits.insert_or_assign(key, w).first;
-    }
+    Wait& w = wait_of(pt, hw);
     const std::string reason = reason_text(port, hw);
-    account(pt, port, it->second, t, reason);
-    ++it->second.lost;
+    account(pt, port, w, t, reason);
+    ++w.lost;
     WaitTotal& total = pt.totals[{hw.slot, hw.vc, reason}];
     ++total.arbitrations;
     ++per_vc[hw.vc];
@@ -187,13 +193,7 @@ void TransactionTrace::on_credits(const EgressPort& port, const sc_core::sc_time
 void TransactionTrace::on_window_end(const EgressPort& port, const sc_core::sc_time& end, const HeadWait* waits,
                                      std::size_t n) {
   Port& pt = port_of(port);
-  for (std::size_t i = 0; i < n; ++i) {  // heads not seen by an arbitration yet: the link was busy
-    const int key = waits[i].queue->slot() * 8 + waits[i].queue->sub();
-    auto it = pt.waits.find(key);
-    if (it != pt.waits.end() && it->second.head == waits[i].head) continue;
-    const int64_t ready = std::max(ps(waits[i].ready), from_ps_);
-    pt.waits.insert_or_assign(key, Wait{waits[i].head, waits[i].slot, waits[i].vc, "link busy", ready, ready, 0});
-  }
+  for (std::size_t i = 0; i < n; ++i) wait_of(pt, waits[i]);  // heads no arbitration saw yet: link busy
   for (auto& [q, w] : pt.waits) close(pt, port, w, std::max(ps(end), w.since));
   pt.waits.clear();
 }

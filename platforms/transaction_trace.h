@@ -62,6 +62,7 @@ class TransactionTrace : public EgressObserver {
 
   Port& port_of(const EgressPort& p) { return ports_.at(&p); }
   std::string reason_text(const EgressPort& p, const HeadWait& w) const;
+  Wait& wait_of(Port& pt, const HeadWait& hw);
   void account(Port& pt, const EgressPort& p, Wait& w, int64_t until, const std::string& next_reason);
   void close(Port& pt, const EgressPort& p, Wait& w, int64_t until);
   void event(const std::string& text);  // one more trace event (a JSON object's text)

@@ -77,6 +77,12 @@ void write_point_mark(const SweepPoint& p) {
 }
 
 void finish_ok_run(SweepPoint& p) {
+  const nlohmann::json res = read_json_file(p.dir / "results.json");
+  if (!res.is_object() || res.value("config_hash", "") != p.config_hash) {
+    p.status = "failed";
+    p.detail = "exit 0 but no results.json for this config";
+    return;
+  }
   try {
     write_point_mark(p);
   } catch (const OutputError& e) {
@@ -84,15 +90,8 @@ void finish_ok_run(SweepPoint& p) {
     p.detail = e.what();
     return;
   }
-  if (point_complete(p)) {
-    p.status = "ok";
-    p.detail.clear();
-    return;
-  }
-  std::error_code ec;
-  fs::remove(p.dir / "point.json", ec);
-  p.status = "failed";
-  p.detail = "exit 0 but no results.json for this config";
+  p.status = "ok";
+  p.detail.clear();
 }
 
 void classify_failed_run(SweepPoint& p, const std::string& how) {

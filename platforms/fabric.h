@@ -31,9 +31,30 @@ struct FidelityNote {
 // What --trace asks for (docs/observability.md): a window of simulated time and the link
 // directions to watch (a glob over their names, e.g. "sw0->*").
 struct ObserveOptions {
-  bool on = false;
+  bool on = false;                // the transaction trace and why_not_granted (--trace)
+  bool detect = false;            // the detectors (--detect)
+  double starvation_bound_ns = 10000;  // a head waiting longer is starved (--starvation-bound)
   double from_ns = 0, to_ns = 0;  // to_ns 0: to the end of the run
   std::string filter = "*";
+  bool any() const { return on || detect; }
+};
+
+// What the detectors found (--detect; docs/observability.md "Detectors"): one episode of
+// head-of-line blocking, priority inversion or starvation beyond the bound, at one egress.
+struct DetectedTlp {
+  uint64_t transfer = 0;
+  uint32_t flow = 0;   // the app (its flow id: apps[flow - 1]), 0 = none
+  int tc = 0;
+  std::string requester;  // its requester at the egress
+};
+struct Detection {
+  std::string kind;      // head_of_line_blocking | priority_inversion | starvation
+  std::string where;     // the egress ("sw0->rc0") where the waiting head waits
+  int64_t from_ps = 0, to_ps = 0;
+  bool to_end = false;   // still so when the run (or the window) ended
+  DetectedTlp waiting;   // HOL: the TLP held behind the head; otherwise the head that waits
+  DetectedTlp cause;     // HOL: the head in front; inversion: the lower TC's TLP; starvation: none
+  std::string detail;    // what happened, in words
 };
 
 // One line of results.json arbiters[].why_not_granted: a requester's head, on one VC, lost
@@ -87,7 +108,12 @@ class Fabric {
   // Chrome trace-event JSON ("" when nothing is observed). Complete after finish().
   virtual std::optional<std::vector<WaitTotal>> why_not_granted(int /*dir*/) const { return std::nullopt; }
   virtual std::string trace_json() const { return ""; }
+  // With FabricOptions::observe.detect: the episodes found, in time order (nullptr: not
+  // detecting). Complete after finish().
+  virtual const std::vector<Detection>* detections() const { return nullptr; }
   virtual void finish() = 0;  // closes time-weighted statistics at the end of the run
+  // The end of the warm-up (sim.warmup_ns): link statistics count from now on.
+  virtual void restart_stats() = 0;
 };
 
 // The fabric the scenario's sim.fidelity names. Call during elaboration.

@@ -31,6 +31,7 @@ class FlowLevelFabric : public Fabric {
   // The fluid has no per-port state to trace.
   void trace(sc_core::sc_trace_file*) override {}
   void finish() override;
+  void restart_stats() override { fabric_->restart_stats(); }
 
  private:
   std::unique_ptr<FlowFabric> fabric_;

@@ -1,4 +1,6 @@
 #include "platforms/packet_fabric.h"
+#include <fnmatch.h>
+#include <cmath>
 #include "models/pcie/endpoint.h"
 #include "models/pcie/root_complex.h"
 #include "models/pcie/switch.h"
@@ -15,10 +17,29 @@ PacketFabric::PacketFabric(const Scenario& s, const FabricOptions& o, TransferTr
   for (std::size_t i = 0; i < s.sites.size(); ++i)
     if (auto* sw = dynamic_cast<Switch*>(sites_[i])) sw->set_routes(s.sites[i].routes, s.sites[i].default_port);
   collect_engines();
-  if (o.observe.on) {
-    observer_ = std::make_unique<TransactionTrace>(o.observe);
-    for (std::size_t d = 0; d < s.walk.size(); ++d)
-      observer_->attach(port(static_cast<int>(d)), s.walk[d].from + "->" + s.walk[d].to, static_cast<int>(d));
+  if (o.observe.any()) observe(o.observe);
+}
+
+// The transaction trace, the detectors or both watch the link directions whose names match
+// the filter, over the window (docs/observability.md).
+void PacketFabric::observe(const ObserveOptions& o) {
+  if (o.on) observer_ = std::make_unique<TransactionTrace>(o);
+  if (o.detect) detectors_ = std::make_unique<Detectors>(o.starvation_bound_ns);
+  EgressObserver* to = observer_ ? static_cast<EgressObserver*>(observer_.get()) : detectors_.get();
+  if (observer_ && detectors_) {
+    both_.add(observer_.get());
+    both_.add(detectors_.get());
+    to = &both_;
+  }
+  const auto at = [](double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(ns * 1000.0))); };
+  const sc_core::sc_time from = at(o.from_ns), until = o.to_ns > 0 ? at(o.to_ns) : sc_core::sc_max_time();
+  for (std::size_t d = 0; d < s_.walk.size(); ++d) {
+    const std::string name = s_.walk[d].from + "->" + s_.walk[d].to;
+    if (fnmatch(o.filter.c_str(), name.c_str(), 0) != 0) continue;
+    EgressPort& p = port(static_cast<int>(d));
+    if (observer_) observer_->attach(p, name, static_cast<int>(d));
+    if (detectors_) detectors_->attach(p, name);
+    p.observe(to, from, until);
   }
 }
 
@@ -125,6 +146,10 @@ std::vector<std::string> PacketFabric::waiting() const {
 
 void PacketFabric::trace(sc_core::sc_trace_file* tf) {
   for (auto& n : owned_) n->trace(tf);
+}
+
+void PacketFabric::restart_stats() {
+  for (std::size_t d = 0; d < s_.walk.size(); ++d) port(static_cast<int>(d)).restart_stats();
 }
 
 void PacketFabric::finish() {

@@ -7,6 +7,7 @@
 #include <vector>
 #include "models/pcie/fabric_node.h"
 #include "platforms/fabric.h"
+#include "platforms/detectors.h"
 #include "platforms/transaction_trace.h"
 
 namespace arbsim {
@@ -28,7 +29,9 @@ class PacketFabric : public Fabric {
   void trace(sc_core::sc_trace_file* tf) override;
   std::optional<std::vector<WaitTotal>> why_not_granted(int dir) const override;
   std::string trace_json() const override;
+  const std::vector<Detection>* detections() const override { return detectors_ ? &detectors_->found() : nullptr; }
   void finish() override;
+  void restart_stats() override;
   // The module of site `i` (Scenario::sites), for tests and tools.
   FabricNode& site(int i) { return *sites_.at(i); }
 
@@ -48,7 +51,11 @@ class PacketFabric : public Fabric {
   std::vector<FabricNode*> sites_;                 // [site]
   std::vector<CopyExecutor*> engines_;             // [engine id]
   std::vector<FidelityNote> notes_;                // none: the packet model represents every setting
+  void observe(const ObserveOptions& o);
+
   std::unique_ptr<TransactionTrace> observer_;     // with --trace
+  std::unique_ptr<Detectors> detectors_;           // with --detect
+  EgressObserverFanout both_;                      // with both
 };
 
 }  // namespace arbsim

@@ -209,4 +209,11 @@ void System::finish() {
   for (auto& g : gpus_) g->finish();
 }
 
+void System::restart_stats() {
+  fabric_->restart_stats();
+  for (auto& g : gpus_) g->restart_stats();
+  for (auto& a : apps_) a->restart_stats();
+  for (auto& d : devices_) d->restart_stats();
+}
+
 }  // namespace arbsim

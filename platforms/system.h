@@ -27,6 +27,9 @@ class System : public FabricControl {
   ~System() override;
   void trace(sc_core::sc_trace_file* tf);
   void finish();  // closes state and stall accounting at the end of simulation
+  // The end of the warm-up (sim.warmup_ns, docs/results.md "Warm-up"): every statistic
+  // results.json reports per app, GPU, device, link and arbiter starts again from now.
+  void restart_stats();
 
   const Scenario& scenario() const { return s_; }
   const Config& config() const { return s_.config; }
@@ -44,6 +47,8 @@ class System : public FabricControl {
   Driver& driver() { return *driver_; }
   // The VC arbiter the driver's policy set at every egress port, if it sets one.
   const std::optional<ArbiterSpec>& policy_vc_arbiter() const { return options_.vc_arbiter; }
+  // What the run observes (--trace, --detect).
+  const ObserveOptions& fabric_observe() const { return options_.observe; }
   // When nothing can happen any more: what is unfinished and what it waits for ("" when
   // everything is done), for the deadlock report.
   std::string stuck_report() const;

@@ -6,7 +6,6 @@
 // the link carried another TLP waits "link busy" until the next arbitration. Consecutive
 // intervals with the same reason make one slice of the trace. Times are clipped to the window.
 #include "platforms/transaction_trace.h"
-#include <fnmatch.h>
 #include <algorithm>
 #include <cstdio>
 #include "models/pcie/arbiters/catalogue.h"
@@ -56,20 +55,14 @@ std::string arbiter_kind(const ArbiterSpec& a) {
 
 TransactionTrace::TransactionTrace(const ObserveOptions& o) : opt_(o), from_ps_(std::llround(o.from_ns * 1000.0)) {}
 
-bool TransactionTrace::attach(EgressPort& port, const std::string& name, int dir) {
-  if (fnmatch(opt_.filter.c_str(), name.c_str(), 0) != 0) return false;
+void TransactionTrace::attach(const EgressPort& port, const std::string& name, int dir) {
   Port& p = ports_[&port];
   p.name = name;
   p.dir = dir;
   p.pid = static_cast<int>(ports_.size());
-  const sc_core::sc_time from = sc_core::sc_time::from_value(static_cast<uint64_t>(from_ps_));
-  const sc_core::sc_time to = opt_.to_ns > 0 ? sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(opt_.to_ns * 1000.0)))
-                                             : sc_core::sc_max_time();
-  port.observe(this, from, to);
   const std::string pid = std::to_string(p.pid);
   event("{\"ph\":\"M\",\"pid\":" + pid + ",\"name\":\"process_name\",\"args\":{\"name\":" + str(name) + "}}");
   event("{\"ph\":\"M\",\"pid\":" + pid + ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" + pid + "}}");
-  return true;
 }
 
 std::string TransactionTrace::reason_text(const EgressPort& p, const HeadWait& w) const {

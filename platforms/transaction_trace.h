@@ -25,9 +25,9 @@ class TransactionTrace : public EgressObserver {
  public:
   explicit TransactionTrace(const ObserveOptions& o);
 
-  // Watches `port` (named `name`, e.g. "sw0->rc0", walk direction `dir`) when `name` matches
-  // the filter; returns whether it does.
-  bool attach(EgressPort& port, const std::string& name, int dir);
+  // Watches `port` (named `name`, e.g. "sw0->rc0", walk direction `dir`); the port must
+  // report to it (EgressPort::observe) over the options' window.
+  void attach(const EgressPort& port, const std::string& name, int dir);
   // The totals of walk direction `dir` (nullopt when it was not watched), sorted by
   // requester slot, VC and reason.
   std::optional<std::vector<WaitTotal>> totals(int dir) const;

@@ -36,9 +36,9 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   const sc_time start = sc_core::sc_time_stamp();
   const double deadline = setup_.timing.deadline_ns;
   r.deadline_ns = deadline > 0 ? start.to_seconds() * 1e9 + deadline : 0;
-  if (!stats_.issued_any) stats_.first_issue = start;
-  stats_.issued_any = true;
+  note_issue();
   driver_.memcpy(r, [this, bytes, start, deadline, then = std::move(then)] {
+    if (!measured(start)) return then();
     const sc_time now = sc_core::sc_time_stamp();
     stats_.bytes += bytes;
     ++stats_.transfers;

@@ -38,6 +38,12 @@ class App : public sc_core::sc_module {
   App(sc_core::sc_module_name name, const AppSetup& setup, Driver& driver);
   const AppStats& stats() const { return stats_; }
   bool finished() const { return finished_; }
+  // The end of the warm-up (sim.warmup_ns, docs/results.md "Warm-up"): the statistics start
+  // again from nothing and count only transfers (runs, jobs) issued from now on.
+  void restart_stats() {
+    stats_ = AppStats{};
+    measure_from_ = sc_core::sc_time_stamp();
+  }
 
  protected:
   virtual void on_wake() = 0;            // start time reached, or a timer the app set
@@ -48,6 +54,15 @@ class App : public sc_core::sc_module {
   // app's GPU, copy out, from phase `step` on; then `done`.
   void run_job(const GpuJob& j, int owner, std::function<void()> done, int step = 0);
   void finish() { finished_ = true; }
+  // Whether work issued at `start` counts in the statistics (not issued during the warm-up).
+  bool measured(const sc_core::sc_time& start) const { return start >= measure_from_; }
+  // Notes an issue at now for the throughput's window (the first issue that counts).
+  void note_issue() {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (!measured(now)) return;
+    if (!stats_.issued_any) stats_.first_issue = now;
+    stats_.issued_any = true;
+  }
   static sc_core::sc_time ns(double v) { return sc_core::sc_time(v * 1000.0, sc_core::SC_PS); }
 
   const AppSetup setup_;
@@ -60,6 +75,7 @@ class App : public sc_core::sc_module {
   sc_core::sc_event wake_;
   ProgressGuard guard_;
   bool finished_ = false;
+  sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
 };
 
 }  // namespace arbsim

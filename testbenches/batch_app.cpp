@@ -19,8 +19,7 @@ void BatchApp::on_wake() {
 void BatchApp::issue() {
   ++issued_;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
-  if (!stats_.issued_any) stats_.first_issue = start;
-  stats_.issued_any = true;
+  note_issue();
   const double start_ns = start.to_seconds() * 1e9;
   for (std::size_t step = 0; step < program_.program.size(); ++step)
     runtime_.batch_op_async(program_.batches[program_.program[step]], p_.method,
@@ -32,15 +31,20 @@ void BatchApp::batch_done(std::size_t step, double run_start_ns, const BatchResu
   const bool first_run = done_ == 0;
   if (first_run && step == 0) first_ = r;
   if (first_run) program_predicted_ns_ += r.predicted.makespan_ns;
-  ++stats_.transfers;
-  for (const BatchStreamOp& op : program_.batches[program_.program[step]]) stats_.bytes += op.bytes;
+  const bool counts = measured(sc_core::sc_time(run_start_ns * 1000.0, sc_core::SC_PS));
+  if (counts) {
+    ++stats_.transfers;
+    for (const BatchStreamOp& op : program_.batches[program_.program[step]]) stats_.bytes += op.bytes;
+  }
   if (step + 1 < program_.program.size()) return;
   // The run's last batch.
   ++done_;
-  ++stats_.iterations;
-  stats_.latencies_ns.push_back(r.end_ns - run_start_ns);
   if (first_run) program_ns_ = r.end_ns - run_start_ns;
-  stats_.last_done = sc_core::sc_time_stamp();
+  if (counts) {
+    ++stats_.iterations;
+    stats_.latencies_ns.push_back(r.end_ns - run_start_ns);
+    stats_.last_done = sc_core::sc_time_stamp();
+  }
   if (p_.period_ns <= 0) on_wake();
 }
 

@@ -18,6 +18,7 @@ class CopyExecApp : public App {
   void after_copy_in();
   void end_iteration();
   const CopyExecParams p_;
+  int64_t iterations_done_ = 0;
 };
 
 }  // namespace arbsim

@@ -58,9 +58,11 @@ void PeriodicApp::end_job() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const double response = (now - release_).to_seconds() * 1e9;
   const bool met = response <= p_.deadline_ns;
-  ++(met ? stats_.deadlines_met : stats_.deadlines_missed);
-  ++stats_.iterations;
-  stats_.last_done = now;
+  if (measured(release_)) {
+    ++(met ? stats_.deadlines_met : stats_.deadlines_missed);
+    ++stats_.iterations;
+    stats_.last_done = now;
+  }
   jobs_.push_back({release_.to_seconds() * 1e9, response, share_pct_});
   if (loop_) loop_->report(task_, met);
   busy_ = false;

@@ -10,6 +10,8 @@ struct RunArgs {
   std::string arbiter_impl;  // --arbiter-impl: "" (the config's), cpp or rtl
   std::string fidelity;      // --fidelity: "" (the config's sim.fidelity), packet or flow
   std::string trace, trace_window, trace_filter;  // --trace FILE, --trace-window T0:T1, --trace-filter GLOB
+  bool detect = false;            // --detect: the detectors (docs/observability.md)
+  std::string starvation_bound;   // --starvation-bound T
   bool progress = false;     // --progress: a progress line on stderr (also when stderr is a terminal)
   std::vector<std::string> overrides;
   long long seed = -1;

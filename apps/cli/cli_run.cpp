@@ -143,16 +143,31 @@ int cmd_validate(const RunArgs& a) {
 namespace {
 
 // The files a run owns in its output directory (OutputDir::clear_previous), and those a
-// --trace, --trace-window T0:T1 (T0: = to the end), --trace-filter GLOB; throws ConfigError.
+// --detect [--starvation-bound T]; throws ConfigError.
+void detect_options(const RunArgs& a, ObserveOptions* o) {
+  if (!a.detect) {
+    if (!a.starvation_bound.empty()) throw ConfigError("--starvation-bound needs --detect");
+    return;
+  }
+  o->detect = true;
+  if (!a.starvation_bound.empty() && !(parse_time_ns(a.starvation_bound, &o->starvation_bound_ns) &&
+                                       o->starvation_bound_ns > 0))
+    throw ConfigError("--starvation-bound " + a.starvation_bound + ": expected a time > 0 (e.g. 5us, 2000)");
+}
+
+// --trace, --trace-window T0:T1 (T0: = to the end), --trace-filter GLOB, --detect; throws
+// ConfigError.
 ObserveOptions observe_options(const RunArgs& a, const Scenario& s) {
   ObserveOptions o;
-  if (a.trace.empty()) {
+  detect_options(a, &o);
+  if (a.trace.empty() && !a.detect) {
     if (!a.trace_window.empty() || !a.trace_filter.empty())
-      throw ConfigError("--trace-window and --trace-filter need --trace FILE");
+      throw ConfigError("--trace-window and --trace-filter need --trace FILE or --detect");
     return o;
   }
-  if (const std::string why = why_not_observable(s); !why.empty()) throw ConfigError("--trace: " + why);
-  o.on = true;
+  if (const std::string why = why_not_observable(s); !why.empty())
+    throw ConfigError(std::string(a.trace.empty() ? "--detect" : "--trace") + ": " + why);
+  o.on = !a.trace.empty();
   if (!a.trace_filter.empty()) o.filter = a.trace_filter;
   if (a.trace_window.empty()) return o;
   const std::size_t colon = a.trace_window.find(':');

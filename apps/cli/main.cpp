@@ -83,6 +83,9 @@ void add_run_options(po::options_description& o) {
        "(docs/observability.md)")
       ("trace-window", po::value<std::string>(), "trace only T0:T1 of simulated time (e.g. 100us:120us; T0: to the end)")
       ("trace-filter", po::value<std::string>(), "trace only the link directions matching GLOB (e.g. 'sw0->*')")
+      ("detect", "detect head-of-line blocking, priority inversion and starvation; episodes in results.json "
+                 "'detectors' and the log (docs/observability.md; --trace-window/--trace-filter bound it too)")
+      ("starvation-bound", po::value<std::string>(), "with --detect: a head waiting longer is starved (default 10us)")
       ("progress", "print simulated time, share done and ETA on stderr while it runs (the default on a terminal)")
       ("sim-time", po::value<std::string>(), "stop after T simulated (e.g. 300us, 0.3s; plain number = ns)")
       ("seed", po::value<long long>(), "random seed (sim.seed)")
@@ -139,6 +142,8 @@ RunArgs run_args(const po::variables_map& vm, int argc, char** argv) {
   take(vm, "trace", &a.trace);
   take(vm, "trace-window", &a.trace_window);
   take(vm, "trace-filter", &a.trace_filter);
+  a.detect = vm.count("detect") > 0;
+  take(vm, "starvation-bound", &a.starvation_bound);
   a.progress = vm.count("progress") > 0;
   take(vm, "sim-time", &a.sim_time);
   take(vm, "seed", &a.seed);

@@ -215,6 +215,47 @@ ordered_json device_json(const Device& d, const NodeCfg& n) {
           {"finished", d.finished()}};
 }
 
+// The app or device whose copies carry flow id `flow` (System: apps first, then devices).
+std::string owner_of(const System& p, uint32_t flow) {
+  const std::size_t apps = p.apps().size();
+  if (flow >= 1 && flow <= apps) return p.config().apps[flow - 1].name;
+  const std::size_t dev = flow - apps - 1;
+  if (flow > apps && dev < p.devices().size()) return p.config().platform.nodes[p.device_nodes()[dev]].name;
+  return "";
+}
+
+ordered_json party_json(const System& p, const DetectedTlp& t) {
+  return {{"app", owner_of(p, t.flow)}, {"transfer", t.transfer}, {"tc", t.tc}, {"requester", t.requester}};
+}
+
+// --detect: per kind, the episodes' count and time, and the first kMaxListed of them.
+ordered_json detectors_json(const System& p, const std::vector<Detection>& found) {
+  constexpr std::size_t kMaxListed = 1000;
+  ordered_json j;
+  j["starvation_bound_ns"] = r3(p.fabric_observe().starvation_bound_ns);
+  for (const char* kind : {"head_of_line_blocking", "priority_inversion", "starvation"}) {
+    ordered_json k = {{"episodes", 0}, {"total_ns", 0.0}, {"listed", ordered_json::array()}};
+    uint64_t n = 0;
+    double total_ps = 0;
+    for (const Detection& d : found) {
+      if (d.kind != kind) continue;
+      ++n;
+      total_ps += static_cast<double>(d.to_ps - d.from_ps);
+      if (k["listed"].size() >= kMaxListed) continue;
+      ordered_json e = {{"from_ns", r3(d.from_ps / 1000.0)}, {"to_ns", r3(d.to_ps / 1000.0)},
+                        {"ns", r3((d.to_ps - d.from_ps) / 1000.0)}, {"to_end", d.to_end}, {"where", d.where},
+                        {"waiting", party_json(p, d.waiting)}};
+      if (d.kind != "starvation") e["cause"] = party_json(p, d.cause);
+      e["detail"] = d.detail;
+      k["listed"].push_back(e);
+    }
+    k["episodes"] = n;
+    k["total_ns"] = r3(total_ps / 1000.0);
+    j[kind] = k;
+  }
+  return j;
+}
+
 }  // namespace
 
 double percentile(std::vector<double> v, double q) {
@@ -224,8 +265,21 @@ double percentile(std::vector<double> v, double q) {
   return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
-ordered_json collect_results(const System& p, const sc_core::sc_time& end) {
-  const double end_ps = end.to_seconds() * 1e12;
+namespace {
+
+// With sim.warmup_ns: the window the statistics cover, and what still covers the whole run
+// (docs/results.md, "Warm-up").
+ordered_json window_json(double warmup_ns, const sc_core::sc_time& end) {
+  const double from = std::min(warmup_ns, ns(end));
+  return {{"from_ns", r3(from)},
+          {"to_ns", ns(end)},
+          {"whole_run", {"makespan_ns", "tlp_hops", "bytes_injected", "bytes_delivered", "transfers_completed",
+                         "transfers_open", "run_checks", "fidelity_notes", "apps[].batch", "apps[].spmd",
+                         "apps[].periodic", "arbiters[].why_not_granted (its --trace-window)",
+                         "detectors (its --trace-window)"}}};
+}
+
+ordered_json collect_results_unwindowed(const System& p, const sc_core::sc_time& end, double window_ps) {
   sc_core::sc_time makespan;
   for (const auto& a : p.apps()) makespan = std::max(makespan, a->stats().last_done);
   for (const auto& g : p.gpus()) makespan = std::max(makespan, g->last_activity());
@@ -266,10 +320,26 @@ ordered_json collect_results(const System& p, const sc_core::sc_time& end) {
   const std::vector<LinkDir>& walk = p.scenario().walk;
   for (std::size_t d = 0; d < walk.size(); ++d) {
     const int dir = static_cast<int>(d);
-    j["links"].push_back(link_json(f, walk[d], dir, end_ps));
+    j["links"].push_back(link_json(f, walk[d], dir, window_ps));
     if (const auto vc = f.vc_arbiter(dir)) j["arbiters"].push_back(arbiter_json(f, walk[d], dir, *vc));
   }
+  if (const auto* found = f.detections()) j["detectors"] = detectors_json(p, *found);
   return j;
+}
+
+}  // namespace
+
+ordered_json collect_results(const System& p, const sc_core::sc_time& end) {
+  const double warmup_ps = std::min(p.config().sim.warmup_ns * 1000.0, end.to_seconds() * 1e12);
+  ordered_json j = collect_results_unwindowed(p, end, end.to_seconds() * 1e12 - warmup_ps);
+  if (p.config().sim.warmup_ns <= 0) return j;
+  // After sim_time_ns, where a reader looks for the run's span.
+  ordered_json out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    out[it.key()] = std::move(it.value());
+    if (it.key() == "sim_time_ns") out["statistics_window"] = window_json(p.config().sim.warmup_ns, end);
+  }
+  return out;
 }
 
 }  // namespace arbsim

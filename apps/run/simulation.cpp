@@ -105,6 +105,19 @@ void check_conservation(const System& sys) {
   if (!fault.empty()) SC_REPORT_ERROR("arbsim/run-check", ("a run check failed: " + fault).c_str());
 }
 
+// --detect: one line per kind that found something, with its first episode.
+void log_detections(const nlohmann::ordered_json& results) {
+  if (!results.contains("detectors")) return;
+  for (const auto& [kind, k] : results["detectors"].items()) {
+    if (!k.is_object() || k["episodes"].get<uint64_t>() == 0) continue;
+    const auto& first = k["listed"][0];
+    log()->warn("detected {}: {} episode(s), {} ns in all; the first at {} from {} ns to {} ns: {} (results.json "
+                "detectors)",
+                kind, k["episodes"].get<uint64_t>(), k["total_ns"].get<double>(), first["where"].get<std::string>(),
+                first["from_ns"].get<double>(), first["to_ns"].get<double>(), first["detail"].get<std::string>());
+  }
+}
+
 // A policy that sets the VC arbiters overrides the configured ones everywhere: said once.
 void say_policy_arbiter(const System& sys) {
   if (const auto& a = sys.policy_vc_arbiter())
@@ -129,7 +142,18 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
     o.system->trace(tf);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  run_until(time_ns, [&] { return o.system->stuck_report(); }, progress);
+  const auto stuck = [&] { return o.system->stuck_report(); };
+  // The warm-up runs first, to its end exactly (run_until's cut-off), then the statistics
+  // start again: pausing the kernel moves no event (docs/results.md, "Warm-up").
+  if (const double warmup_ns = s.config.sim.warmup_ns; warmup_ns > 0) {
+    run_until(warmup_ns, stuck, progress);
+    o.system->restart_stats();
+    if (!sc_core::sc_pending_activity())
+      log()->warn("nothing is left to happen after the warm-up (sim.warmup_ns = {} ns): every statistic of "
+                  "results.json covers an empty window",
+                  warmup_ns);
+  }
+  run_until(time_ns, stuck, progress);
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.end = sc_core::sc_time_stamp();
   o.system->finish();
@@ -137,6 +161,7 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   check_conservation(*o.system);
   o.results = collect_results(*o.system, o.end);
   o.trace_json = o.system->fabric().trace_json();
+  log_detections(o.results);
   if (o.results["run_checks"]["tlp_age_exceeded"].get<bool>())
     log()->warn("a TLP was {} ns old, beyond sim.tlp_age_limit_ns ({} ns): starvation (see arbiters[].never_granted "
                 "and max_head_wait_ns) or a stalled port", o.results["run_checks"]["oldest_tlp_ns"].get<double>(),

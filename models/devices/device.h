@@ -38,6 +38,12 @@ class Device : public sc_core::sc_module {
   const DeviceContext& context() const { return ctx_; }
   // Done with all it was configured to do (the run may end without it: time_ns).
   virtual bool finished() const = 0;
+  // The end of the warm-up (sim.warmup_ns): statistics start again, counting operations
+  // issued from now on.
+  void restart_stats() {
+    stats_ = DeviceStats{};
+    measure_from_ = sc_core::sc_time_stamp();
+  }
 
  protected:
   // One DMA through engine `engine`: to host memory (a write) or from it (a read); `done`
@@ -51,6 +57,9 @@ class Device : public sc_core::sc_module {
 
   const DeviceContext ctx_;
   DeviceStats stats_;
+
+ private:
+  sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
 };
 
 }  // namespace arbsim

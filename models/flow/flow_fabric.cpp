@@ -163,15 +163,45 @@ void FlowFabric::set_port_weights(int edge, const std::vector<int>& weights) {
 void FlowFabric::finish() {
   sched_.advance(now_ns());  // a flow that ran out just now is no longer running: all sent
   if (watching_) watch_.finish(now_ns());
+  account_moving();
+  // Busy time inside the run: the fluid's (max-min never fills an edge beyond its capacity;
+  // the bound only absorbs rounding).
+  const double run_ps = (now_ns() - measure_from_ns_) * 1000.0;
+  for (int e = 0; e < net_.edge_count(); ++e) stats_[e].busy_ps = sched_.busy_ns(e) * 1000.0;
+  if (!warmup_.empty()) take_away_warmup();
+  for (EgressStats& s : stats_) s.busy_ps = std::min(run_ps, s.busy_ps);
+}
+
+void FlowFabric::account_moving() {
   for (const auto& [id, m] : moving_) {
     const double bytes = static_cast<double>(m.copy.spec.bytes);
     const double sent = sched_.running(id) ? sched_.sent(id) : bytes;
     if (bytes > 0) account(m, std::min(1.0, sent / bytes));
   }
-  // Busy time inside the run: the fluid's (max-min never fills an edge beyond its capacity;
-  // the bound only absorbs rounding).
-  const double run_ps = now_ns() * 1000.0;
-  for (int e = 0; e < net_.edge_count(); ++e) stats_[e].busy_ps = std::min(run_ps, sched_.busy_ns(e) * 1000.0);
+}
+
+// The link statistics as finish() would give them if the run ended now, kept to be taken
+// away at the end. The fluid moves on to now first (the rates stay: only their rounding
+// can differ from a run without a warm-up, far below a picosecond).
+void FlowFabric::restart_stats() {
+  sched_.advance(now_ns());
+  const std::vector<EgressStats> before = stats_;
+  account_moving();
+  for (int e = 0; e < net_.edge_count(); ++e) stats_[e].busy_ps = sched_.busy_ns(e) * 1000.0;
+  warmup_ = stats_;
+  stats_ = before;
+  measure_from_ns_ = now_ns();
+}
+
+void FlowFabric::take_away_warmup() {
+  for (std::size_t e = 0; e < stats_.size(); ++e) {
+    EgressStats& s = stats_[e];
+    const EgressStats& w = warmup_[e];
+    s.payload_bytes -= std::min(s.payload_bytes, w.payload_bytes);
+    s.wire_bytes -= std::min(s.wire_bytes, w.wire_bytes);
+    for (int v = 0; v < kLinkStatsVcs; ++v) s.vc_bytes[v] -= std::min(s.vc_bytes[v], w.vc_bytes[v]);
+    s.busy_ps = std::max(0.0, s.busy_ps - w.busy_ps);
+  }
 }
 
 void FlowEngine::submit(CopyCommand c) {

@@ -63,6 +63,9 @@ class FlowFabric : public sc_core::sc_module {
   // Payload bytes an open transfer has moved so far (its fluid sent; 0 once done or unknown).
   uint64_t sent_bytes(uint64_t transfer) const;
   void finish();  // a time-limited run: counts the copies still moving
+  // The end of the warm-up (sim.warmup_ns): the link statistics count from now on (finish()
+  // takes away what they held now, the moving copies' sent share included).
+  void restart_stats();
 
  private:
   struct Moving {
@@ -78,6 +81,8 @@ class FlowFabric : public sc_core::sc_module {
   void schedule();
   void rates_changed();  // the fidelity watch looks, the wake-up is rescheduled
   void account(const Moving& m, double fraction);
+  void account_moving();
+  void take_away_warmup();
   void add_bytes(int edge, uint8_t tc, double payload, double wire);
   static double tail_ns(const flow::TransferPlan& plan, double rate);
 
@@ -90,6 +95,8 @@ class FlowFabric : public sc_core::sc_module {
   std::vector<FlowEdgeVcs> vcs_;
   std::vector<int> node_of_endpoint_;
   std::vector<EgressStats> stats_;
+  std::vector<EgressStats> warmup_;  // what restart_stats() saw (empty: no warm-up)
+  double measure_from_ns_ = 0;
   TransferTracker& tracker_;
   std::map<int, Moving> moving_;       // by scheduler flow id
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order

@@ -84,6 +84,13 @@ void GpuCompute::copy_finished() {
   update_state();
 }
 
+void GpuCompute::restart_stats() {
+  update_state();  // closes the warm-up's interval at now
+  state_ps_ = {};
+  copy_any_ps_ = 0;
+  kernels_run_ = 0;
+}
+
 void GpuCompute::update_state() {
   const GpuState next = computing_ ? GpuState::Compute
                         : copies_active_ > 0 ? GpuState::Copy

@@ -49,6 +49,8 @@ class GpuCompute : public sc_core::sc_module {
   void copy_finished();
 
   void finish();  // closes the state accounting at the end of simulation
+  // The end of the warm-up (sim.warmup_ns): state times and kernels count from now on.
+  void restart_stats();
   double state_ns(GpuState s) const { return state_ps_[static_cast<int>(s)] / 1000.0; }
   double copy_any_ns() const { return copy_any_ps_ / 1000.0; }  // a copy in progress, kernel or not
   uint64_t kernels_run() const { return kernels_run_; }

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 #include <systemc>
 #include "models/pcie/tlp.h"
 #include "models/pcie/tlp_queue.h"
@@ -49,6 +50,31 @@ class EgressObserver {
   // ready and waiting then (`reason` unset: whatever they last lost for, or the busy link).
   virtual void on_window_end(const EgressPort& port, const sc_core::sc_time& end, const HeadWait* waits,
                              std::size_t n) = 0;
+};
+
+// Several observers of the same ports (the transaction trace and the detectors), each told
+// everything in the order they were added.
+class EgressObserverFanout : public EgressObserver {
+ public:
+  void add(EgressObserver* o) { all_.push_back(o); }
+  void on_grant(const EgressPort& port, const TlpQueue& q, const TlpExtension& x, uint32_t payload, int vc,
+                const sc_core::sc_time& ready, const sc_core::sc_time& start, const sc_core::sc_time& end) override {
+    for (EgressObserver* o : all_) o->on_grant(port, q, x, payload, vc, ready, start, end);
+  }
+  void on_waits(const EgressPort& port, const sc_core::sc_time& now, const HeadWait* waits, std::size_t n) override {
+    for (EgressObserver* o : all_) o->on_waits(port, now, waits, n);
+  }
+  void on_credits(const EgressPort& port, const sc_core::sc_time& now, int vc, int64_t posted_data,
+                  int64_t cpl_data) override {
+    for (EgressObserver* o : all_) o->on_credits(port, now, vc, posted_data, cpl_data);
+  }
+  void on_window_end(const EgressPort& port, const sc_core::sc_time& end, const HeadWait* waits,
+                     std::size_t n) override {
+    for (EgressObserver* o : all_) o->on_window_end(port, end, waits, n);
+  }
+
+ private:
+  std::vector<EgressObserver*> all_;
 };
 
 }  // namespace arbsim

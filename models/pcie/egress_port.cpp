@@ -307,6 +307,23 @@ void EgressPort::finish() {
   if (observer_ && !window_closed_) close_window(std::min(end, observe_to_));
 }
 
+// A TLP on the wire at the end of the warm-up ends inside the window: it counts, and the
+// link is busy for what is left of it (finish() treats the run's end the same way round).
+// A credit stall under way counts from now.
+void EgressPort::restart_stats() {
+  const sc_time now = sc_core::sc_time_stamp();
+  stats_ = EgressStats{};
+  std::fill(slot_grants_.begin(), slot_grants_.end(), 0);
+  if (stalling_) stall_since_ = now;
+  if (busy_until_ > now) {
+    stats_.tlps = 1;
+    stats_.payload_bytes = last_.payload;
+    stats_.wire_bytes = last_.wire;
+    stats_.vc_bytes[last_.vc] = last_.payload;
+    stats_.busy_ps = ps(busy_until_ - now);
+  }
+}
+
 // A head still waiting at the end has waited end - head_since so far; one whose requester
 // has never been granted on its VC is starved to the cut-off, and listed.
 void EgressPort::record_waiting_heads(const sc_time& end) {

@@ -38,6 +38,8 @@ class EgressPort : public sc_core::sc_module {
   const EgressConfig& config() const { return cfg_; }
   const EgressStats& stats() const { return stats_; }
   int vc_of(uint8_t tc) const { return cfg_.tc_to_vc[tc]; }
+  // TLPs of traffic class `tc` sent whose credits the receiver has not returned yet.
+  uint32_t in_flight(int tc) const { return in_flight_[tc]; }
   // Reprograms the TC/VC map at run time (seed 000 §3.2 remapping). A TC moves to its new VC
   // only once no TLP of it sent on the old VC is still in the receiver's buffers (its
   // credits have all returned), and new TLPs of that TC wait until then: the TC/VC map of a
@@ -57,6 +59,9 @@ class EgressPort : public sc_core::sc_module {
   // Closes the accounting at the end of the run (`end`): stall intervals, the busy time and
   // TLP still on the wire beyond the end, and the heads still waiting (their age).
   void finish();
+  // The end of the warm-up (sim.warmup_ns, docs/results.md "Warm-up"): statistics start
+  // again from nothing, as if the run began now with the TLP on the wire in it.
+  void restart_stats();
   // What waits here when nothing else can happen (a deadlock report); "" when nothing waits.
   std::string waiting() const;
 

@@ -24,6 +24,7 @@ class TlpQueue {
   bool empty() const { return count_ == 0; }
   std::size_t size() const { return count_; }
   Tlp* front() const { return buf_[head_]; }
+  Tlp* at(std::size_t i) const { return buf_[(head_ + i) % buf_.size()]; }  // i < size(): 0 = the head
   void push(Tlp* t) {
     if (count_ == buf_.size()) grow();
     buf_[(head_ + count_) % buf_.size()] = t;

@@ -131,6 +131,7 @@ struct SimCfg {
   std::string log_level = "info";
   Fidelity fidelity = Fidelity::Packet;
   double tlp_age_limit_ns = 1e7;     // a TLP older than this is reported (run_checks)
+  double warmup_ns = 0;              // statistics count from here (docs/results.md, "Warm-up")
 };
 
 struct Config {

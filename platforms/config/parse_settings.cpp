@@ -58,9 +58,17 @@ DriverCfg parse_driver(const Reader& r) {
 const char* to_string(Fidelity f) { return f == Fidelity::Flow ? "flow" : "packet"; }
 
 SimCfg parse_sim(const Reader& r) {
-  r.allow({"time_ns", "seed", "log_level", "fidelity", "tlp_age_limit_ns"});
+  r.allow({"time_ns", "seed", "log_level", "fidelity", "tlp_age_limit_ns", "warmup_ns"});
   SimCfg s;
   s.time_ns = r.time_ns("time_ns", 0);
+  // Statistics leave out what happens before it (docs/results.md, "Warm-up"): a warm-up as
+  // long as the run, or longer, would leave an empty window.
+  if (r.has("warmup_ns")) {
+    s.warmup_ns = r.time_ns("warmup_ns", 0);
+    if (s.time_ns > 0 && s.warmup_ns >= s.time_ns)
+      r.fail("warmup_ns", "must be shorter than sim.time_ns (" + std::to_string(static_cast<int64_t>(s.time_ns)) +
+                              " ns), got " + std::to_string(static_cast<int64_t>(s.warmup_ns)) + " ns");
+  }
   // Liveness check (docs/results.md, "Run checks"): 10 ms, far above any wait but starvation.
   s.tlp_age_limit_ns = r.time_in("tlp_age_limit_ns", 1e7, 1, kMaxTimeNs);
   const int64_t seed = r.get<int64_t>("seed", 1);

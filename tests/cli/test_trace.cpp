@@ -79,6 +79,34 @@ TEST_F(Trace, BadTraceOptionsAreBadInput) {
   }
 }
 
+// --detect adds results.json `detectors` (each kind, found or not) and changes nothing else.
+TEST_F(Trace, DetectAddsOnlyTheDetectorsSection) {
+  ASSERT_EQ(traced({}).code, 0);
+  const json plain = read("out/results.json");
+  const Result r = traced({"--detect", "--starvation-bound", "2us"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json with = read("out/results.json");
+  ASSERT_TRUE(with.contains("detectors"));
+  EXPECT_EQ(with["detectors"]["starvation_bound_ns"], 2000);
+  for (const char* kind : {"head_of_line_blocking", "priority_inversion", "starvation"})
+    EXPECT_TRUE(with["detectors"][kind].contains("episodes")) << kind;
+  with.erase("detectors");
+  EXPECT_EQ(with, plain);
+}
+
+TEST_F(Trace, BadDetectOptionsAreBadInput) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--starvation-bound", "2us"}, "--starvation-bound needs --detect"},
+      {{"--detect", "--starvation-bound", "0"}, "--starvation-bound 0"},
+      {{"--detect", "--starvation-bound", "soon"}, "--starvation-bound soon"},
+      {{"--detect", "--fidelity", "flow"}, "--detect: the flow fidelity"}};
+  for (const auto& [extra, says] : cases) {
+    const Result r = traced(extra);
+    expect_one_error(r, {says});
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << says;
+  }
+}
+
 // --vcd also writes FILE.gtkw (GTKWave opens it with every signal shown, grouped per node,
 // port and VC) and the GPU-state filter it names; both are listed in run.json.
 TEST_F(Trace, VcdComesWithAGtkwaveSaveFileListingEverySignal) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <nlohmann/json.hpp>
 #include "apps/run/simulation.h"
+#include "models/pcie/link_timing.h"
 
 namespace arbsim::test {
 
@@ -51,6 +52,31 @@ inline std::string two_gpu_platform(const std::string& uplink = "", const std::s
          "    - {up: rc0, down: sw0" + uplink + "}\n"
          "    - {up: sw0, down: gpu0" + gpu_link + "}\n"
          "    - {up: sw0, down: gpu1" + gpu_link + "}\n";
+}
+
+// T: the time one 256-byte MWr occupies a Gen3 x16 link (docs/link-model.md).
+inline double mwr_ns() {
+  PcieLinkParams p;
+  return (256 + 24) / (tlp_bandwidth_gbps(p) / 8.0);
+}
+
+// Host memory pushes H2D data (h2d_mode: push) through rc0 -> sw0 to gpu0, behind an x4 link
+// (a quarter of the others), and gpu1 (x16): both share rc0 -> sw0 and sw0's ingress from
+// rc0. `sw0` and `uplink` are extra keys of the switch and the rc0-sw0 link; `apps` follow.
+inline std::string slow_fast_push(const std::string& sw0, const std::string& uplink, const std::string& apps) {
+  return "platform:\n"
+         "  name: hol\n"
+         "  h2d_mode: push\n"
+         "  defaults: {link: {gen: 3, width: 16, latency_ns: 20}}\n"
+         "  nodes:\n"
+         "    - {name: rc0, type: root_complex, latency_ns: 50, memory: {bandwidth_GBps: 1000}}\n"
+         "    - {name: sw0, type: switch, latency_ns: 110" + sw0 + "}\n"
+         "    - {name: gpu0, type: gpu}\n"
+         "    - {name: gpu1, type: gpu}\n"
+         "  links:\n"
+         "    - {up: rc0, down: sw0" + uplink + "}\n"
+         "    - {up: sw0, down: gpu0, width: 4}\n"
+         "    - {up: sw0, down: gpu1}\n" + apps;
 }
 
 }  // namespace arbsim::test

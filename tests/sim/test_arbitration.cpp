@@ -29,12 +29,6 @@ double share_of_gpu0(const SimOutcome& o) {
   return b0 / (b0 + b1);
 }
 
-// Time one 256-B MWr occupies a Gen3 x16 link (pcie-bench TLP bandwidth, 24-B overhead).
-double mwr_ns() {
-  PcieLinkParams p;
-  return (256 + 24) / (tlp_bandwidth_gbps(p) / 8.0);
-}
-
 }  // namespace
 
 TEST(Arbitration, RoundRobinSplitsUplinkEvenly) {

@@ -58,23 +58,11 @@ namespace {
 // rc0 -> sw0; gpu0's is held back at sw0 -> gpu0, beyond it. `sw0` and `uplink` are
 // extra keys of the switch and the rc0-sw0 link.
 std::string held_beyond(const std::string& sw0, const std::string& uplink) {
-  return "platform:\n"
-         "  name: hol\n"
-         "  h2d_mode: push\n"
-         "  defaults: {link: {gen: 3, width: 16, latency_ns: 20}}\n"
-         "  nodes:\n"
-         "    - {name: rc0, type: root_complex, latency_ns: 50, memory: {bandwidth_GBps: 1000}}\n"
-         "    - {name: sw0, type: switch, latency_ns: 110" + sw0 + "}\n"
-         "    - {name: gpu0, type: gpu}\n"
-         "    - {name: gpu1, type: gpu}\n"
-         "  links:\n"
-         "    - {up: rc0, down: sw0" + uplink + "}\n"
-         "    - {up: sw0, down: gpu0, width: 4}\n"
-         "    - {up: sw0, down: gpu1}\n"
-         "sim: {fidelity: flow}\n"
-         "apps:\n"
-         "  - {name: slow, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 4MiB}, count: 1}\n"
-         "  - {name: fast, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 4MiB}, count: 1}\n";
+  return slow_fast_push(sw0, uplink,
+                        "sim: {fidelity: flow}\n"
+                        "apps:\n"
+                        "  - {name: slow, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 4MiB}, count: 1}\n"
+                        "  - {name: fast, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 4MiB}, count: 1}\n");
 }
 
 // The settings of the notes at `where`, in order.

@@ -15,18 +15,12 @@
 //     previous grant, already there, and wait T for the link: 13 T "link busy" (heads 2 and 3
 //     arrive only when the link frees: no wait).
 #include <gtest/gtest.h>
-#include "models/pcie/link_timing.h"
 #include "tests/sim/sim_helpers.h"
 
 using namespace arbsim;
 using namespace arbsim::test;
 
 namespace {
-
-double mwr_ns() {
-  PcieLinkParams p;
-  return (256 + 24) / (tlp_bandwidth_gbps(p) / 8.0);
-}
 
 const std::string kWrites =
     "sim: {time_ns: 3000}\n"

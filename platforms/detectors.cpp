@@ -108,10 +108,13 @@ void Detectors::look_for_hol(const EgressPort& port, const TlpQueue& q, std::siz
   }
 }
 
-// No credits on its VC while TLPs of a lower TC sent on that VC still hold them.
+// No credits on its VC while TLPs of a lower TC sent on that VC still hold credits of the
+// class it needs.
 void Detectors::look_for_credit_inversion(const EgressPort& port, const HeadWait& w, int64_t now) {
+  const CreditClass cls = credit_class(w.head->type);
   for (int tc = 0; tc < w.head->tc; ++tc) {
-    if (port.in_flight(tc) == 0 || port.vc_of(static_cast<uint8_t>(tc)) != w.vc) continue;
+    const uint32_t holding = port.in_flight(tc, cls);
+    if (holding == 0 || port.vc_of(static_cast<uint8_t>(tc)) != w.vc) continue;
     const LastGrant& g = last_.at(&port)[w.vc][tc];
     Detection d;
     d.kind = kKindName[kInversion];
@@ -120,7 +123,7 @@ void Detectors::look_for_credit_inversion(const EgressPort& port, const HeadWait
     d.waiting = tlp(port, w.slot, *w.head);
     d.cause = {g.transfer, g.flow, tc, g.requester};
     d.detail = "TC" + std::to_string(w.head->tc) + " has no credits on VC" + std::to_string(w.vc) + ": " +
-               std::to_string(port.in_flight(tc)) + " TLP(s) of TC" + std::to_string(tc) +
+               std::to_string(holding) + " TLP(s) of TC" + std::to_string(tc) +
                " sent on that VC hold the receiver's buffers";
     open({&port, w.queue, kInversion}, w.head, std::move(d));
     return;

@@ -1,4 +1,5 @@
 #include "testbenches/app.h"
+#include <memory>
 #include "models/common/sc_progress.h"
 
 namespace arbsim {
@@ -37,13 +38,16 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   const double deadline = setup_.timing.deadline_ns;
   r.deadline_ns = deadline > 0 ? start.to_seconds() * 1e9 + deadline : 0;
   note_issue();
-  driver_.memcpy(r, [this, bytes, start, deadline, then = std::move(then)] {
+  // The TC the driver's policy gives it, known once submitted (the copy cannot end before).
+  auto tc = std::make_shared<uint8_t>(r.tc);
+  *tc = driver_.memcpy(r, [this, bytes, start, deadline, tc, then = std::move(then)] {
     if (!measured(start)) return then();
     const sc_time now = sc_core::sc_time_stamp();
     stats_.bytes += bytes;
     ++stats_.transfers;
     const double latency = (now - start).to_seconds() * 1e9;
     stats_.latencies_ns.push_back(latency);
+    stats_.copy_latency_by_tc[*tc].add(latency);
     if (deadline > 0) ++(latency <= deadline ? stats_.deadlines_met : stats_.deadlines_missed);
     stats_.last_done = now;
     then();

@@ -4,10 +4,13 @@
 // submitted -> last byte delivered). One file per kind: copy_exec_app.h, stream_app.h,
 // batch_app.h.
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
 #include <systemc>
+#include "models/common/latency_histogram.h"
 #include "models/common/progress_guard.h"
 #include "models/host/driver.h"
 #include "testbenches/app_params.h"
@@ -18,6 +21,7 @@ struct AppStats {
   uint64_t bytes = 0, transfers = 0, iterations = 0;
   uint64_t deadlines_met = 0, deadlines_missed = 0;  // transfers of a QoS app
   std::vector<double> latencies_ns;
+  std::array<LatencyHistogram, kNumTcs> copy_latency_by_tc;  // its copies', by the TC the driver gave each
   sc_core::sc_time first_issue, last_done;
   bool issued_any = false;
 };
@@ -41,9 +45,12 @@ class App : public sc_core::sc_module {
   // The end of the warm-up (sim.warmup_ns, docs/results.md "Warm-up"): the statistics start
   // again from nothing and count only transfers (runs, jobs) issued from now on.
   void restart_stats() {
+    done_before_ = stats_.last_done;
     stats_ = AppStats{};
     measure_from_ = sc_core::sc_time_stamp();
   }
+  // Its last completion, warm-up included (makespan_ns).
+  sc_core::sc_time last_done_whole_run() const { return std::max(done_before_, stats_.last_done); }
 
  protected:
   virtual void on_wake() = 0;            // start time reached, or a timer the app set
@@ -76,6 +83,7 @@ class App : public sc_core::sc_module {
   ProgressGuard guard_;
   bool finished_ = false;
   sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
+  sc_core::sc_time done_before_;   // stats_.last_done when the warm-up ended
 };
 
 }  // namespace arbsim

@@ -19,6 +19,7 @@ class CopyExecApp : public App {
   void end_iteration();
   const CopyExecParams p_;
   int64_t iterations_done_ = 0;
+  sc_core::sc_time iteration_start_;
 };
 
 }  // namespace arbsim

@@ -81,8 +81,10 @@ void SpmdApp::op_done(int id) {
 void SpmdApp::process_done(int i) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   turnaround_ns_[static_cast<std::size_t>(i)] = (now - started_).to_seconds() * 1e9;
-  ++stats_.iterations;
-  stats_.last_done = now;
+  if (measured(started_)) {  // a process started during the warm-up counts nowhere
+    ++stats_.iterations;
+    stats_.last_done = now;
+  }
   if (++done_ < p_.processes) return;
   total_ns_ = (now - started_).to_seconds() * 1e9;
   finish();

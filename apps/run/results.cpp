@@ -66,9 +66,11 @@ ordered_json periodic_json(const PeriodicApp& t) {
   constexpr std::size_t kMaxSeries = 100000;
   const PeriodicParams& p = t.params();
   std::vector<double> response;
+  uint64_t met = 0;  // of every job: this section is whole-run, its app's counts windowed
   ordered_json series = ordered_json::array();
   for (const JobRecord& j : t.jobs()) {
     response.push_back(j.response_ns);
+    met += j.response_ns <= p.deadline_ns;
     if (series.size() < kMaxSeries) series.push_back({r3(j.release_ns), r3(j.response_ns), r3(j.share_pct)});
   }
   ordered_json j;
@@ -76,8 +78,8 @@ ordered_json periodic_json(const PeriodicApp& t) {
   j["period_ns"] = r3(p.period_ns);
   j["deadline_ns"] = r3(p.deadline_ns);
   j["jobs"] = t.jobs().size();
-  j["deadlines_met"] = t.stats().deadlines_met;
-  j["deadlines_missed"] = t.stats().deadlines_missed;
+  j["deadlines_met"] = met;
+  j["deadlines_missed"] = t.jobs().size() - met;
   j["response_p50_ns"] = r3(percentile(response, 0.50));
   j["response_p99_ns"] = r3(percentile(response, 0.99));
   j["share_pct"] = r3(t.share_pct());
@@ -88,6 +90,33 @@ ordered_json periodic_json(const PeriodicApp& t) {
     if (changes.size() < kMaxSeries) changes.push_back({r3(at), r3(pct)});
   j["share_changes"] = changes;  // [time_ns, share_pct] per change
   return j;
+}
+
+// Only the bins that hold something, low to high: [from_ns, to_ns, count] each.
+ordered_json histogram_json(const LatencyHistogram& h) {
+  ordered_json bins = ordered_json::array();
+  for (const auto& [k, n] : h.bins())
+    bins.push_back({r3(LatencyHistogram::lower(k)), r3(LatencyHistogram::lower(k + 1)), n});
+  return bins;
+}
+
+LatencyHistogram histogram_of(const std::vector<double>& latencies_ns) {
+  LatencyHistogram h;
+  for (const double v : latencies_ns) h.add(v);
+  return h;
+}
+
+// The copies of every app by the TC they were carried with (the VC a TC uses can differ from
+// link to link: the TC is what a transfer keeps end to end).
+ordered_json per_tc_json(const System& p) {
+  ordered_json a = ordered_json::array();
+  for (int tc = 0; tc < kNumTcs; ++tc) {
+    LatencyHistogram h;
+    for (const auto& app : p.apps()) h.add(app->stats().copy_latency_by_tc[tc]);
+    if (h.count() == 0) continue;
+    a.push_back({{"tc", tc}, {"copies", h.count()}, {"bins", histogram_json(h)}});
+  }
+  return a;
 }
 
 ordered_json app_json(const App& a, const AppCfg& c) {
@@ -104,6 +133,7 @@ ordered_json app_json(const App& a, const AppCfg& c) {
   j["p50_ns"] = r3(percentile(s.latencies_ns, 0.50));
   j["p99_ns"] = r3(percentile(s.latencies_ns, 0.99));
   j["max_ns"] = r3(s.latencies_ns.empty() ? 0 : *std::max_element(s.latencies_ns.begin(), s.latencies_ns.end()));
+  j["latency_histogram"] = histogram_json(histogram_of(s.latencies_ns));
   if (c.timing.deadline_ns > 0) {
     j["deadline_ns"] = r3(c.timing.deadline_ns);
     j["deadlines_met"] = s.deadlines_met;
@@ -273,7 +303,8 @@ ordered_json window_json(double warmup_ns, const sc_core::sc_time& end) {
   const double from = std::min(warmup_ns, ns(end));
   return {{"from_ns", r3(from)},
           {"to_ns", ns(end)},
-          {"whole_run", {"makespan_ns", "tlp_hops", "bytes_injected", "bytes_delivered", "transfers_completed",
+          {"whole_run", {"makespan_ns", "tlp_hops", "bytes_injected", "bytes_delivered", "duplicate_bytes",
+                         "ordering_violations", "transfers_completed",
                          "transfers_open", "run_checks", "fidelity_notes", "apps[].batch", "apps[].spmd",
                          "apps[].periodic", "arbiters[].why_not_granted (its --trace-window)",
                          "detectors (its --trace-window)"}}};
@@ -281,9 +312,9 @@ ordered_json window_json(double warmup_ns, const sc_core::sc_time& end) {
 
 ordered_json collect_results_unwindowed(const System& p, const sc_core::sc_time& end, double window_ps) {
   sc_core::sc_time makespan;
-  for (const auto& a : p.apps()) makespan = std::max(makespan, a->stats().last_done);
+  for (const auto& a : p.apps()) makespan = std::max(makespan, a->last_done_whole_run());
   for (const auto& g : p.gpus()) makespan = std::max(makespan, g->last_activity());
-  for (const auto& d : p.devices()) makespan = std::max(makespan, d->stats().last_done);
+  for (const auto& d : p.devices()) makespan = std::max(makespan, d->last_done_whole_run());
   ordered_json j;
   j["schema"] = "pcie-arbsim.results/1";
   j["config_hash"] = config_hash(p.config());
@@ -307,6 +338,7 @@ ordered_json collect_results_unwindowed(const System& p, const sc_core::sc_time&
   j["run_checks"] = run_checks_json(p, end);
   j["apps"] = ordered_json::array();
   for (std::size_t k = 0; k < p.apps().size(); ++k) j["apps"].push_back(app_json(*p.apps()[k], p.config().apps[k]));
+  j["latency_histograms"] = {{"bins_per_decade", LatencyHistogram::kBinsPerDecade}, {"per_tc", per_tc_json(p)}};
   j["gpus"] = ordered_json::array();
   for (std::size_t k = 0; k < p.gpus().size(); ++k) j["gpus"].push_back(gpu_json(*p.gpus()[k], p.scenario().units[k]));
   if (!p.devices().empty()) {  // only platforms with devices have the key

@@ -75,8 +75,9 @@ void run_until(double time_ns, const std::function<std::string()>& stuck_report,
   const sc_core::sc_time end = limited ? ns_time(time_ns) : sc_core::sc_max_time();
   // Returns at `end`, or earlier at the last event before it when no event is left before
   // it (the next one, if any, lies beyond the end).
+  // `end` is a time; sc_start takes a duration from now (not 0 after a warm-up).
   if (progress) start_with_progress(end, limited);
-  else sc_core::sc_start(end, sc_core::SC_EXIT_ON_STARVATION);
+  else sc_core::sc_start(end - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
   if (sc_core::sc_time_stamp() >= end) return;
   if (!sc_core::sc_pending_activity()) {
     const std::string stuck = stuck_report();

@@ -4,6 +4,7 @@
 // turns its copies into TLPs, the flow fabric into flows. The platform attaches a device to
 // every node of a registered type (platforms/device_registry.h, docs/api.md).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -41,9 +42,12 @@ class Device : public sc_core::sc_module {
   // The end of the warm-up (sim.warmup_ns): statistics start again, counting operations
   // issued from now on.
   void restart_stats() {
+    done_before_ = stats_.last_done;
     stats_ = DeviceStats{};
     measure_from_ = sc_core::sc_time_stamp();
   }
+  // Its last completion, warm-up included (makespan_ns).
+  sc_core::sc_time last_done_whole_run() const { return std::max(done_before_, stats_.last_done); }
 
  protected:
   // One DMA through engine `engine`: to host memory (a write) or from it (a read); `done`
@@ -60,6 +64,7 @@ class Device : public sc_core::sc_module {
 
  private:
   sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
+  sc_core::sc_time done_before_;   // stats_.last_done when the warm-up ended
 };
 
 }  // namespace arbsim

@@ -163,7 +163,7 @@ void FlowFabric::set_port_weights(int edge, const std::vector<int>& weights) {
 void FlowFabric::finish() {
   sched_.advance(now_ns());  // a flow that ran out just now is no longer running: all sent
   if (watching_) watch_.finish(now_ns());
-  account_moving();
+  account_moving(now_ns());
   // Busy time inside the run: the fluid's (max-min never fills an edge beyond its capacity;
   // the bound only absorbs rounding).
   const double run_ps = (now_ns() - measure_from_ns_) * 1000.0;
@@ -172,22 +172,23 @@ void FlowFabric::finish() {
   for (EgressStats& s : stats_) s.busy_ps = std::min(run_ps, s.busy_ps);
 }
 
-void FlowFabric::account_moving() {
+// Each moving copy's share sent by `at` (finish(): now, the fluid moved on to it).
+void FlowFabric::account_moving(double at) {
   for (const auto& [id, m] : moving_) {
     const double bytes = static_cast<double>(m.copy.spec.bytes);
-    const double sent = sched_.running(id) ? sched_.sent(id) : bytes;
+    const double sent = sched_.running(id) ? sched_.sent_at(id, at) : bytes;
     if (bytes > 0) account(m, std::min(1.0, sent / bytes));
   }
 }
 
 // The link statistics as finish() would give them if the run ended now, kept to be taken
-// away at the end. The fluid moves on to now first (the rates stay: only their rounding
-// can differ from a run without a warm-up, far below a picosecond).
+// away at the end. Read off the fluid without moving it on: the run goes on exactly as
+// without a warm-up (a flow due to end now is retired by wake(), as it would be).
 void FlowFabric::restart_stats() {
-  sched_.advance(now_ns());
   const std::vector<EgressStats> before = stats_;
-  account_moving();
-  for (int e = 0; e < net_.edge_count(); ++e) stats_[e].busy_ps = sched_.busy_ns(e) * 1000.0;
+  account_moving(now_ns());
+  const std::vector<double> busy = sched_.busy_ns_at(now_ns());
+  for (int e = 0; e < net_.edge_count(); ++e) stats_[e].busy_ps = busy[e] * 1000.0;
   warmup_ = stats_;
   stats_ = before;
   measure_from_ns_ = now_ns();

@@ -81,7 +81,7 @@ class FlowFabric : public sc_core::sc_module {
   void schedule();
   void rates_changed();  // the fidelity watch looks, the wake-up is rescheduled
   void account(const Moving& m, double fraction);
-  void account_moving();
+  void account_moving(double at_ns);
   void take_away_warmup();
   void add_bytes(int edge, uint8_t tc, double payload, double wire);
   static double tail_ns(const flow::TransferPlan& plan, double rate);

@@ -24,6 +24,11 @@ Scheduler::Scheduler(std::vector<double> capacity, std::vector<EdgeArbitration> 
     throw std::invalid_argument("flow::Scheduler: one arbitration per edge needed");
 }
 
+// A flow's bytes moved over `dt` at its rate, not beyond what it has left.
+static double moved_over(double rate, double left, double dt) {
+  return rate == kUnbounded ? std::max(0.0, left) : rate * std::min(dt, std::max(0.0, left) / rate);
+}
+
 void Scheduler::progress(double now_ns) {
   if (now_ns < now_) throw std::invalid_argument("flow::Scheduler: time went backwards");
   const double dt = now_ns - now_;
@@ -32,12 +37,28 @@ void Scheduler::progress(double now_ns) {
       f.left = 0;
       continue;
     }
-    const double moved = f.rate * std::min(dt, std::max(0.0, f.left) / f.rate);  // not beyond its volume
+    const double moved = moved_over(f.rate, f.left, dt);
     if (dt > 0 && f.left > 0) f.moved_at = f.rate;
     for (const Hop& h : f.spec.path) busy_[h.edge] += moved * h.weight / capacity_[h.edge];
     f.left -= f.rate * dt;
   }
   now_ = now_ns;
+}
+
+double Scheduler::sent_at(int id, double now_ns) const {
+  const Running& f = flows_.at(id);
+  return f.volume - f.left + moved_over(f.rate, f.left, std::max(0.0, now_ns - now_));
+}
+
+std::vector<double> Scheduler::busy_ns_at(double now_ns) const {
+  std::vector<double> busy = busy_;
+  const double dt = std::max(0.0, now_ns - now_);
+  for (const auto& [id, f] : flows_) {
+    if (f.rate == kUnbounded) continue;  // progress() counts no busy time for those either
+    const double moved = moved_over(f.rate, f.left, dt);
+    for (const Hop& h : f.spec.path) busy[h.edge] += moved * h.weight / capacity_[h.edge];
+  }
+  return busy;
 }
 
 std::vector<int> Scheduler::advance(double now_ns) {

@@ -56,6 +56,10 @@ class Scheduler {
   // Time edge e has been busy so far: the integral of its flows' rate x weight / capacity
   // (<= the elapsed time: max-min never fills an edge beyond its capacity).
   double busy_ns(int e) const { return busy_.at(e); }
+  // What progress to `now_ns` (>= now_ns()) would make sent(id) and every busy_ns(e), the
+  // flows left untouched (a flow due to end then is still there for advance() to retire).
+  double sent_at(int id, double now_ns) const;
+  std::vector<double> busy_ns_at(double now_ns) const;
   // The edge that limits a running flow's rate (-1: its cap, or nothing), as last computed.
   int bottleneck(int id) const { return flows_.at(id).bottleneck; }
 

@@ -17,7 +17,7 @@ bool Driver::response_data(const MemcpyRequest& r) const {
   return r.dir == CopyDir::H2D && gpus_[r.gpu].h2d_mode == H2dMode::DeviceRead;
 }
 
-void Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
+uint8_t Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
   r.response_data = response_data(r);
   const uint64_t id = next_cmd_++;
   CopyCommand c;
@@ -41,7 +41,9 @@ void Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
   ++open_;
   policy_->on_submit(id, r);
   if (policy_->tick_ns() > 0) tick_event_.notify(sc_core::sc_time(policy_->tick_ns(), sc_core::SC_NS));
+  const uint8_t tc = c.tc;
   hand_over(e, gpus_[r.gpu].submit, std::move(c));
+  return tc;
 }
 
 // The submission cost (docs/gpu-sharing.md "Copy engines"): the driver's calls on one engine

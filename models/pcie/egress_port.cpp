@@ -102,6 +102,7 @@ void EgressPort::apply_credit_returns(const sc_time& now) {
     const CreditReturn& r = returns_.front();
     credits_.restore(r.vc, r.cls, r.cost);
     trace_credits(r.vc);
+    --in_flight_class_[r.tc][static_cast<int>(r.cls)];
     if (--in_flight_[r.tc] == 0 && pending_vc_[r.tc] >= 0) apply_remap(r.tc);
     returns_.pop_front();
   }
@@ -178,6 +179,7 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   const uint32_t payload = t->payload_bytes();
   credits_.consume(vc, credit_class(x.type), credit_cost(x.type, payload));
   ++in_flight_[x.tc];
+  ++in_flight_class_[x.tc][static_cast<int>(credit_class(x.type))];
   trace_credits(vc);
 
   const uint32_t wire = cfg_.link.wire_bytes(x.type, payload);
@@ -304,7 +306,7 @@ void EgressPort::finish() {
     busy_until_ = end;
   }
   record_waiting_heads(end);
-  if (observer_ && !window_closed_) close_window(std::min(end, observe_to_));
+  if (observer_ && !window_closed_ && end >= observe_from_) close_window(std::min(end, observe_to_));
 }
 
 // A TLP on the wire at the end of the warm-up ends inside the window: it counts, and the

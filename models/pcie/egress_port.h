@@ -38,8 +38,9 @@ class EgressPort : public sc_core::sc_module {
   const EgressConfig& config() const { return cfg_; }
   const EgressStats& stats() const { return stats_; }
   int vc_of(uint8_t tc) const { return cfg_.tc_to_vc[tc]; }
-  // TLPs of traffic class `tc` sent whose credits the receiver has not returned yet.
-  uint32_t in_flight(int tc) const { return in_flight_[tc]; }
+  // TLPs of traffic class `tc` and credit class `c` sent whose credits the receiver has not
+  // returned yet.
+  uint32_t in_flight(int tc, CreditClass c) const { return in_flight_class_[tc][static_cast<int>(c)]; }
   // Reprograms the TC/VC map at run time (seed 000 §3.2 remapping). A TC moves to its new VC
   // only once no TLP of it sent on the old VC is still in the receiver's buffers (its
   // credits have all returned), and new TLPs of that TC wait until then: the TC/VC map of a
@@ -124,6 +125,7 @@ class EgressPort : public sc_core::sc_module {
   // TC remapping: the VC a TC moves to once its TLPs in flight drain (-1: none pending).
   std::array<int, kNumTcs> pending_vc_;
   std::array<uint32_t, kNumTcs> in_flight_{};  // TLPs sent whose credits have not returned
+  std::array<std::array<uint32_t, kCreditClasses>, kNumTcs> in_flight_class_{};  // the same by credit class
   bool held_ = false;
   sc_core::sc_time propagation_;
   sc_core::sc_event wake_;

@@ -118,6 +118,57 @@ TEST(Warmup, FlowCopyMovingAtTheEndOfTheWarmupSplits) {
   EXPECT_NEAR(link(o, "rc0-sw0", "up")["bytes"].get<int>(), 4096 + 2048, 256);
 }
 
+// early's copy, issued at 0, is still finishing at 400 ns: it counts nowhere (not as a
+// transfer, nor as an iteration of its stream), though gpu0 copies for the rest of it.
+TEST(Warmup, ACopyIssuedInTheWarmupAndEndingAfterItCountsNowhere) {
+  const SimOutcome o = run_yaml(kTwoWrites, {"sim.warmup_ns=400"});
+  const auto& early = app(o, "early");
+  EXPECT_EQ(early["transfers"].get<int>(), 0);
+  EXPECT_EQ(early["bytes"].get<int>(), 0);
+  EXPECT_EQ(early["iterations"].get<int>(), 0);
+  EXPECT_GT(gpu_ns(o, 0, "copy_ns"), 0);
+  EXPECT_LT(gpu_ns(o, 0, "copy_ns"), 200);
+  EXPECT_EQ(o.results["transfers_completed"].get<int>(), 2);
+}
+
+// A warm-up that ends exactly when early's fluid has sent its last byte (16 T from its issue,
+// rounded up to the 1 ps tick as the flow fabric schedules it): the copy still completes and
+// the run goes on as without a warm-up.
+TEST(Warmup, FlowWarmupEndingAsAFlowRunsOutLosesNothing) {
+  const double end_ns = std::ceil(16 * mwr_ns() * 1000.0) / 1000.0;
+  char w[32];
+  std::snprintf(w, sizeof w, "%.3f", end_ns);
+  const SimOutcome o = run_yaml(kTwoWrites, {std::string("sim.warmup_ns=") + w, "sim.fidelity=flow"});
+  EXPECT_EQ(o.results["transfers_completed"].get<int>(), 2);
+  EXPECT_EQ(o.results["transfers_open"].get<int>(), 0);
+  EXPECT_EQ(link(o, "rc0-sw0", "up")["bytes"].get<int>(), 4096);  // late's only
+}
+
+// An unlimited run whose warm-up outlasts its traffic (late is done by ~1.5 us): the window
+// is empty, and makespan_ns still says when the traffic ended.
+TEST(Warmup, PastTheLastActivityTheWindowIsEmptyAndTheMakespanKept) {
+  const SimOutcome o = run_yaml(kTwoWrites, {"sim.time_ns=0", "sim.warmup_ns=5000"});
+  EXPECT_EQ(o.results["statistics_window"]["from_ns"].get<double>(), 5000);
+  EXPECT_EQ(o.results["statistics_window"]["to_ns"].get<double>(), 5000);
+  EXPECT_EQ(app(o, "late")["transfers"].get<int>(), 0);
+  EXPECT_EQ(link(o, "rc0-sw0", "up")["utilization"].get<double>(), 0);
+  EXPECT_GT(o.results["makespan_ns"].get<double>(), 1000);
+  EXPECT_LT(o.results["makespan_ns"].get<double>(), 2000);
+}
+
+// Traffic that outlasts the run: after the warm-up the run still stops at sim.time_ns (not
+// sim.time_ns after the warm-up), and the window is [600, 3000].
+TEST(Warmup, TheRunStillEndsAtSimTime) {
+  const std::string busy = two_gpu_platform() +
+                           "sim: {time_ns: 3000, warmup_ns: 600}\n"
+                           "apps:\n"
+                           "  - {name: long, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 4KiB}, count: 1000}\n";
+  const SimOutcome o = run_yaml(busy);
+  EXPECT_EQ(o.results["sim_time_ns"].get<double>(), 3000);
+  EXPECT_EQ(o.results["statistics_window"]["to_ns"].get<double>(), 3000);
+  EXPECT_NEAR(state_sum(o, 0), 2400, 0.002);
+}
+
 TEST(Warmup, LongerThanTheRunIsAConfigError) {
   EXPECT_THROW(load_scenario_text(kTwoWrites, {"sim.warmup_ns=3000"}), ConfigError);
   try {

@@ -111,6 +111,12 @@ class Fabric {
   // With FabricOptions::observe.detect: the episodes found, in time order (nullptr: not
   // detecting). Complete after finish().
   virtual const std::vector<Detection>* detections() const { return nullptr; }
+  // A time series' reading of walk direction `dir` now (the kernel paused): its busy time so
+  // far inside the statistics window, and, where this fidelity has them, the TLPs queued
+  // for it and its receiver's posted data credits on `vc` (nullopt: not represented).
+  virtual double busy_ps_now(int dir) const = 0;
+  virtual std::optional<int64_t> queued_tlps(int /*dir*/) const { return std::nullopt; }
+  virtual std::optional<int64_t> posted_data_credits(int /*dir*/, int /*vc*/) const { return std::nullopt; }
   virtual void finish() = 0;  // closes time-weighted statistics at the end of the run
   // The end of the warm-up (sim.warmup_ns): link statistics count from now on.
   virtual void restart_stats() = 0;

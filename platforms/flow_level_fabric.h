@@ -32,6 +32,7 @@ class FlowLevelFabric : public Fabric {
   void trace(sc_core::sc_trace_file*) override {}
   void finish() override;
   void restart_stats() override { fabric_->restart_stats(); }
+  double busy_ps_now(int dir) const override { return fabric_->busy_ps_now(dir); }
 
  private:
   std::unique_ptr<FlowFabric> fabric_;

@@ -32,6 +32,9 @@ class PacketFabric : public Fabric {
   const std::vector<Detection>* detections() const override { return detectors_ ? &detectors_->found() : nullptr; }
   void finish() override;
   void restart_stats() override;
+  double busy_ps_now(int dir) const override { return port(dir).busy_ps_now(); }
+  std::optional<int64_t> queued_tlps(int dir) const override { return static_cast<int64_t>(port(dir).queued_tlps()); }
+  std::optional<int64_t> posted_data_credits(int dir, int vc) const override { return port(dir).posted_data_credits(vc); }
   // The module of site `i` (Scenario::sites), for tests and tools.
   FabricNode& site(int i) { return *sites_.at(i); }
 

@@ -182,7 +182,8 @@ ObserveOptions observe_options(const RunArgs& a, const Scenario& s) {
 }
 
 // sweep keeps beside them (the run's captured console, the point's key: docs/sweeps.md).
-const std::vector<std::string> kRunFiles = {"results.json", "run.json", "config.effective.yaml", "sim.log"};
+const std::vector<std::string> kRunFiles = {"results.json", "run.json", "config.effective.yaml", "sim.log",
+                                            "series.csv"};
 const std::vector<std::string> kSweepFiles = {"log.txt", "point.json"};
 
 // The files this run may write outside its directory's staging: the model's VCD, the RTL
@@ -202,8 +203,9 @@ std::vector<fs::path> vcd_files(const RunArgs& a, bool existing) {
 }
 
 // Output names as run.json lists them: relative to the directory when inside it.
-std::vector<std::string> output_names(const OutputDir& dir, const std::vector<fs::path>& vcds) {
+std::vector<std::string> output_names(const OutputDir& dir, const std::vector<fs::path>& vcds, bool series) {
   std::vector<std::string> names = {"config.effective.yaml", "run.json", "results.json", "sim.log"};
+  if (series) names.push_back("series.csv");
   for (const fs::path& v : vcds) {  // and the trace, which vcd_files() lists too
     const fs::path rel = fs::path(v).lexically_proximate(dir.path());
     names.push_back(rel.empty() || *rel.begin() == ".." ? v.string() : rel.string());
@@ -260,7 +262,8 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
                   o.results["transfers_open"].get<unsigned long long>());
     check_unchecked_writes(vcds);
     dir.stage("config.effective.yaml", effective_yaml(cfg));
-    dir.stage("run.json", run_info(a, o, output_names(dir, vcds)).dump(2) + "\n");
+    if (!o.series_csv.empty()) dir.stage("series.csv", o.series_csv);
+    dir.stage("run.json", run_info(a, o, output_names(dir, vcds, !o.series_csv.empty())).dump(2) + "\n");
     dir.stage("results.json", o.results.dump(2) + "\n");  // last: a sweep counts a point done by it
     dir.commit();
     print_summary(o.results, dir.path());

@@ -5,6 +5,7 @@
 #include "models/pcie/tlp_pool.h"
 #include "apps/run/logging.h"
 #include "apps/run/results.h"
+#include "apps/run/run_phases.h"
 
 namespace arbsim {
 
@@ -130,7 +131,7 @@ void say_policy_arbiter(const System& sys) {
 
 SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const ObserveOptions& observe, bool progress) {
   SimOutcome o;
-  const double time_ns = s.config.sim.time_ns, age_limit_ns = s.config.sim.tlp_age_limit_ns;
+  const double age_limit_ns = s.config.sim.tlp_age_limit_ns;
   o.system = std::make_unique<System>(s, observe);
   say_policy_arbiter(*o.system);
   sc_core::sc_trace_file* tf = nullptr;
@@ -143,18 +144,9 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
     o.system->trace(tf);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const auto stuck = [&] { return o.system->stuck_report(); };
-  // The warm-up runs first, to its end exactly (run_until's cut-off), then the statistics
-  // start again: pausing the kernel moves no event (docs/results.md, "Warm-up").
-  if (const double warmup_ns = s.config.sim.warmup_ns; warmup_ns > 0) {
-    run_until(warmup_ns, stuck, progress);
-    o.system->restart_stats();
-    if (!sc_core::sc_pending_activity())
-      log()->warn("nothing is left to happen after the warm-up (sim.warmup_ns = {} ns): every statistic of "
-                  "results.json covers an empty window",
-                  warmup_ns);
-  }
-  run_until(time_ns, stuck, progress);
+  std::unique_ptr<StatsSeries> series;
+  if (s.config.sim.stats_period_ns > 0) series = std::make_unique<StatsSeries>(*o.system, s.config.sim.stats_period_ns);
+  run_phases(*o.system, series.get(), progress);
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.end = sc_core::sc_time_stamp();
   o.system->finish();
@@ -162,6 +154,11 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   check_conservation(*o.system);
   o.results = collect_results(*o.system, o.end);
   o.trace_json = o.system->fabric().trace_json();
+  if (series) {
+    o.series_csv = series->csv();
+    o.results["series"] = {{"file", "series.csv"}, {"period_ns", series->period_ns()}, {"samples", series->samples()},
+                           {"kinds", series->kinds()}};
+  }
   log_detections(o.results);
   if (o.results["run_checks"]["tlp_age_exceeded"].get<bool>())
     log()->warn("a TLP was {} ns old, beyond sim.tlp_age_limit_ns ({} ns): starvation (see arbiters[].never_granted "

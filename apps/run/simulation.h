@@ -15,6 +15,7 @@ struct SimOutcome {
   sc_core::sc_time end;
   double wall_seconds = 0;
   std::string trace_json;  // with `observe` on: the transaction trace (docs/observability.md)
+  std::string series_csv;  // with sim.stats_period_ns: the time series (docs/results.md)
 };
 
 // `progress`: a progress line on stderr (simulated time, share of sim.time_ns, ETA) while it

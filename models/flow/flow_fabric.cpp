@@ -194,6 +194,16 @@ void FlowFabric::restart_stats() {
   measure_from_ns_ = now_ns();
 }
 
+// Every edge's reading at once, kept for the other edges asked at the same time.
+double FlowFabric::busy_ps_now(int e) const {
+  if (busy_read_at_ != now_ps() || busy_read_.empty()) {
+    busy_read_ = sched_.busy_ns_at(now_ns());
+    busy_read_at_ = now_ps();
+  }
+  const double busy = busy_read_[static_cast<std::size_t>(e)] * 1000.0;
+  return warmup_.empty() ? busy : std::max(0.0, busy - warmup_[static_cast<std::size_t>(e)].busy_ps);
+}
+
 void FlowFabric::take_away_warmup() {
   for (std::size_t e = 0; e < stats_.size(); ++e) {
     EgressStats& s = stats_[e];

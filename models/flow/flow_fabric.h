@@ -66,6 +66,8 @@ class FlowFabric : public sc_core::sc_module {
   // The end of the warm-up (sim.warmup_ns): the link statistics count from now on (finish()
   // takes away what they held now, the moving copies' sent share included).
   void restart_stats();
+  // Edge e's busy time up to now inside the statistics window (the fluid read, not moved).
+  double busy_ps_now(int e) const;
 
  private:
   struct Moving {
@@ -97,6 +99,8 @@ class FlowFabric : public sc_core::sc_module {
   std::vector<EgressStats> stats_;
   std::vector<EgressStats> warmup_;  // what restart_stats() saw (empty: no warm-up)
   double measure_from_ns_ = 0;
+  mutable std::vector<double> busy_read_;  // busy_ps_now()'s reading at busy_read_at_ (ps)
+  mutable uint64_t busy_read_at_ = 0;
   TransferTracker& tracker_;
   std::map<int, Moving> moving_;       // by scheduler flow id
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order

@@ -309,6 +309,18 @@ void EgressPort::finish() {
   if (observer_ && !window_closed_ && end >= observe_from_) close_window(std::min(end, observe_to_));
 }
 
+double EgressPort::busy_ps_now() const {
+  const sc_time now = sc_core::sc_time_stamp();
+  return stats_.busy_ps - (busy_until_ > now ? ps(busy_until_ - now) : 0.0);
+}
+
+std::size_t EgressPort::queued_tlps() const {
+  std::size_t n = 0;
+  for (int slot = 0; slot < cfg_.slots; ++slot)
+    for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) n += offered_[slot][__builtin_ctz(subs)]->size();
+  return n;
+}
+
 // A TLP on the wire at the end of the warm-up ends inside the window: it counts, and the
 // link is busy for what is left of it (finish() treats the run's end the same way round).
 // A credit stall under way counts from now.

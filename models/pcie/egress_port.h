@@ -60,6 +60,12 @@ class EgressPort : public sc_core::sc_module {
   // Closes the accounting at the end of the run (`end`): stall intervals, the busy time and
   // TLP still on the wire beyond the end, and the heads still waiting (their age).
   void finish();
+  // For a time series (sim.stats_period_ns), read at a pause of the kernel: the busy time up
+  // to now (stats().busy_ps counts a TLP's whole time at its grant), the TLPs queued at the
+  // requesters whose head is routed here, and the receiver's posted data credits on `vc`.
+  double busy_ps_now() const;
+  std::size_t queued_tlps() const;
+  int64_t posted_data_credits(int vc) const { return credits_.data_available(vc, CreditClass::Posted); }
   // The end of the warm-up (sim.warmup_ns, docs/results.md "Warm-up"): statistics start
   // again from nothing, as if the run began now with the TLP on the wire in it.
   void restart_stats();

@@ -132,7 +132,10 @@ struct SimCfg {
   Fidelity fidelity = Fidelity::Packet;
   double tlp_age_limit_ns = 1e7;     // a TLP older than this is reported (run_checks)
   double warmup_ns = 0;              // statistics count from here (docs/results.md, "Warm-up")
+  double stats_period_ns = 0;        // a time series every period; 0 = none ("Time series")
 };
+
+constexpr int64_t kMaxSeriesSamples = 1000000;  // sim.stats_period_ns: samples in one run
 
 struct Config {
   std::string file;

@@ -58,7 +58,7 @@ DriverCfg parse_driver(const Reader& r) {
 const char* to_string(Fidelity f) { return f == Fidelity::Flow ? "flow" : "packet"; }
 
 SimCfg parse_sim(const Reader& r) {
-  r.allow({"time_ns", "seed", "log_level", "fidelity", "tlp_age_limit_ns", "warmup_ns"});
+  r.allow({"time_ns", "seed", "log_level", "fidelity", "tlp_age_limit_ns", "warmup_ns", "stats_period_ns"});
   SimCfg s;
   s.time_ns = r.time_ns("time_ns", 0);
   // Statistics leave out what happens before it (docs/results.md, "Warm-up"): a warm-up as
@@ -71,6 +71,14 @@ SimCfg parse_sim(const Reader& r) {
   }
   // Liveness check (docs/results.md, "Run checks"): 10 ms, far above any wait but starvation.
   s.tlp_age_limit_ns = r.time_in("tlp_age_limit_ns", 1e7, 1, kMaxTimeNs);
+  // A time series every period (docs/results.md, "Time series"): at most kMaxSamples of them.
+  if (r.has("stats_period_ns")) {
+    s.stats_period_ns = r.time_in("stats_period_ns", 0, 1, kMaxTimeNs);
+    if (s.time_ns > 0 && s.time_ns / s.stats_period_ns > kMaxSeriesSamples)
+      r.fail("stats_period_ns", "gives " + std::to_string(static_cast<int64_t>(s.time_ns / s.stats_period_ns)) +
+                                    " samples over sim.time_ns, more than " + std::to_string(kMaxSeriesSamples) +
+                                    ": take a longer period");
+  }
   const int64_t seed = r.get<int64_t>("seed", 1);
   if (seed < 0) r.fail("seed", "must be >= 0, got " + std::to_string(seed));
   s.seed = static_cast<uint64_t>(seed);

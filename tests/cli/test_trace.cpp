@@ -107,6 +107,19 @@ TEST_F(Trace, BadDetectOptionsAreBadInput) {
   }
 }
 
+// sim.stats_period_ns writes DIR/series.csv, listed in run.json; a run without it into the
+// same directory removes it with the earlier run's other outputs.
+TEST_F(Trace, TimeSeriesIsAnOutputOfTheRun) {
+  ASSERT_EQ(traced({"-s", "sim.stats_period_ns=10us"}).code, 0);
+  ASSERT_TRUE(fs::exists(dir_ / "out/series.csv"));
+  EXPECT_EQ(slurp(dir_ / "out/series.csv").rfind("time_ns,kind,name,vc,value\n", 0), 0u);
+  const json outputs = read("out/run.json")["outputs"];
+  EXPECT_NE(std::find(outputs.begin(), outputs.end(), "series.csv"), outputs.end()) << outputs.dump();
+  EXPECT_EQ(read("out/results.json")["series"]["samples"], 30);  // 300 us / 10 us
+  ASSERT_EQ(traced({}).code, 0);
+  EXPECT_FALSE(fs::exists(dir_ / "out/series.csv"));
+}
+
 // --vcd also writes FILE.gtkw (GTKWave opens it with every signal shown, grouped per node,
 // port and VC) and the GPU-state filter it names; both are listed in run.json.
 TEST_F(Trace, VcdComesWithAGtkwaveSaveFileListingEverySignal) {

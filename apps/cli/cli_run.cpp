@@ -15,6 +15,7 @@
 #include "apps/run/gtkw_writer.h"
 #include "apps/run/logging.h"
 #include "apps/run/simulation.h"
+#include "apps/run/vcd_filter.h"
 #include "apps/run/version.h"
 #include "platforms/config/reader.h"
 
@@ -143,6 +144,18 @@ int cmd_validate(const RunArgs& a) {
 namespace {
 
 // The files a run owns in its output directory (OutputDir::clear_previous), and those a
+// T0:T1 with 0 <= T0 < T1, or T0: (to the end: *to_ns 0), of `flag`; throws ConfigError.
+void parse_window(const std::string& flag, const std::string& text, double* from_ns, double* to_ns) {
+  const std::size_t colon = text.find(':');
+  const std::string from = text.substr(0, colon);
+  const std::string to = colon == std::string::npos ? "" : text.substr(colon + 1);
+  const bool ok = colon != std::string::npos && parse_time_ns(from, from_ns) && *from_ns >= 0 &&
+                  (to.empty() || (parse_time_ns(to, to_ns) && *to_ns > *from_ns));
+  if (!ok)
+    throw ConfigError(flag + " " + text +
+                      ": expected T0:T1 with 0 <= T0 < T1 (e.g. 100us:120us), or T0: for the rest of the run");
+}
+
 // --detect [--starvation-bound T]; throws ConfigError.
 void detect_options(const RunArgs& a, ObserveOptions* o) {
   if (!a.detect) {
@@ -169,16 +182,21 @@ ObserveOptions observe_options(const RunArgs& a, const Scenario& s) {
     throw ConfigError(std::string(a.trace.empty() ? "--detect" : "--trace") + ": " + why);
   o.on = !a.trace.empty();
   if (!a.trace_filter.empty()) o.filter = a.trace_filter;
-  if (a.trace_window.empty()) return o;
-  const std::size_t colon = a.trace_window.find(':');
-  const std::string from = a.trace_window.substr(0, colon);
-  const std::string to = colon == std::string::npos ? "" : a.trace_window.substr(colon + 1);
-  const bool ok = colon != std::string::npos && parse_time_ns(from, &o.from_ns) && o.from_ns >= 0 &&
-                  (to.empty() || (parse_time_ns(to, &o.to_ns) && o.to_ns > o.from_ns));
-  if (!ok)
-    throw ConfigError("--trace-window " + a.trace_window +
-                      ": expected T0:T1 with 0 <= T0 < T1 (e.g. 100us:120us), or T0: for the rest of the run");
+  if (!a.trace_window.empty()) parse_window("--trace-window", a.trace_window, &o.from_ns, &o.to_ns);
   return o;
+}
+
+// --vcd-window T0:T1 (needs --vcd; T0 inside a time-limited run); throws ConfigError.
+VcdWindow vcd_window(const RunArgs& a, const Scenario& s) {
+  VcdWindow w;
+  if (a.vcd_window.empty()) return w;
+  if (a.vcd.empty()) throw ConfigError("--vcd-window needs --vcd FILE");
+  parse_window("--vcd-window", a.vcd_window, &w.from_ns, &w.to_ns);
+  const double end = s.config.sim.time_ns;
+  if (end > 0 && w.from_ns >= end)
+    throw ConfigError("--vcd-window " + a.vcd_window + ": starts at or after the run's end (sim.time_ns = " +
+                      std::to_string(static_cast<int64_t>(end)) + " ns)");
+  return w;
 }
 
 // sweep keeps beside them (the run's captured console, the point's key: docs/sweeps.md).
@@ -238,7 +256,20 @@ void remove_files(const std::vector<fs::path>& files) {
   for (const fs::path& f : files) fs::remove(f, ec);
 }
 
-int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& observe, OutputDir& dir) {
+// --vcd-filter and --vcd-window on the model's VCD (the RTL arbiters' own VCD is kept whole).
+void rewrite_vcd_output(const RunArgs& a, const VcdWindow& w) {
+  if (a.vcd_filter.empty() && w.from_ns <= 0) return;
+  try {
+    const VcdRewrite r{vcd_globs(a.vcd_filter), static_cast<uint64_t>(std::llround(w.from_ns * 1000.0))};
+    if (rewrite_vcd_file(vcd_file_name(a.vcd), r) == 0)
+      log()->warn("--vcd-filter {} matches no signal: the VCD holds none", a.vcd_filter);
+  } catch (const std::runtime_error& e) {
+    throw OutputError(e.what());
+  }
+}
+
+int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& observe, const VcdWindow& vcd,
+                  OutputDir& dir) {
   const Config& cfg = s.config;
   const std::string replaced = dir.clear_previous(kRunFiles, kSweepFiles);
   init_logging(cfg.sim.log_level, dir.file("sim.log").string());
@@ -253,8 +284,9 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
   }
   try {
     remove_files(vcd_files(a, false));  // an earlier run's, which this one replaces
-    SimOutcome o = simulate(s, a.vcd, observe, a.progress || isatty(2));
+    SimOutcome o = simulate(s, a.vcd, observe, a.progress || isatty(2), vcd);
     if (observe.on) OutputDir::write_file(a.trace, o.trace_json);
+    rewrite_vcd_output(a, vcd);
     if (!a.vcd.empty()) write_gtkw(a.vcd);
     const std::vector<fs::path> vcds = vcd_files(a, true);
     if (o.results["transfers_open"].get<unsigned long long>() > 0)
@@ -279,9 +311,13 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
 int cmd_run(const RunArgs& a) {
   Scenario scenario;
   ObserveOptions observe;
+  VcdWindow vcd;
   try {
     scenario = load_scenario(a.config, all_overrides(a));
     observe = observe_options(a, scenario);
+    vcd = vcd_window(a, scenario);
+    if (!a.vcd_filter.empty() && (a.vcd.empty() || vcd_globs(a.vcd_filter).empty()))
+      throw ConfigError("--vcd-filter " + a.vcd_filter + ": needs --vcd FILE and at least one glob");
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, e.what());
   }
@@ -293,7 +329,7 @@ int cmd_run(const RunArgs& a) {
     return fail(kExitBadInput, e.what());
   }
   try {
-    return simulate_into(a, scenario, observe, *dir);
+    return simulate_into(a, scenario, observe, vcd, *dir);
   } catch (const OutputError& e) {
     return fail(kExitIoError, e.what());
   } catch (const sc_core::sc_report& r) {

@@ -78,6 +78,9 @@ void add_config_options(po::options_description& o) {
 void add_run_options(po::options_description& o) {
   o.add_options()
       ("vcd", po::value<std::string>(), "write a VCD waveform to FILE")
+      ("vcd-window", po::value<std::string>(), "VCD of T0:T1 of simulated time only (e.g. 100us:120us; T0: to the end)")
+      ("vcd-filter", po::value<std::string>(),
+       "VCD of the signals matching GLOB[,GLOB...] only, by dotted name (e.g. 'sw0.*,gpu*.state')")
       ("trace", po::value<std::string>(),
        "write a transaction trace (Chrome/Perfetto JSON) to FILE, and why heads were not granted to results.json "
        "(docs/observability.md)")
@@ -139,6 +142,8 @@ RunArgs run_args(const po::variables_map& vm, int argc, char** argv) {
   take(vm, "set", &a.overrides);
   take(vm, "out", &a.out_dir);
   take(vm, "vcd", &a.vcd);
+  take(vm, "vcd-window", &a.vcd_window);
+  take(vm, "vcd-filter", &a.vcd_filter);
   take(vm, "trace", &a.trace);
   take(vm, "trace-window", &a.trace_window);
   take(vm, "trace-filter", &a.trace_filter);

@@ -25,8 +25,9 @@ struct Signal {
   int width = 1;
 };
 
-// The VCD's signals and its last timestamp (ps: the model's VCD time unit).
-std::vector<Signal> vcd_signals(const std::string& path, std::string* top, double* end_ps) {
+// The VCD's signals, its start (0, or a --vcd-window's start: the timestamp before its
+// initial values) and its last timestamp (ps: the model's VCD time unit).
+std::vector<Signal> vcd_signals(const std::string& path, std::string* top, double* start_ps, double* end_ps) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read the VCD " + path);
   std::vector<Signal> out;
@@ -47,8 +48,13 @@ std::vector<Signal> vcd_signals(const std::string& path, std::string* top, doubl
       out.push_back({std::vector<std::string>(scope.begin() + 1, scope.end()), name, width});
     }
   }
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty() && line[0] == '#') *end_ps = std::atof(line.c_str() + 1);
+  bool dumped = false;  // a timestamp before the initial values is the VCD's start
+  for (std::string line; std::getline(in, line);) {
+    dumped = dumped || line.rfind("$dumpvars", 0) == 0;
+    if (line.empty() || line[0] != '#') continue;
+    *end_ps = std::atof(line.c_str() + 1);
+    if (!dumped) *start_ps = *end_ps;
+  }
   return out;
 }
 
@@ -71,11 +77,11 @@ std::string signal_lines(const std::string& top, const Signal& s, const std::str
 
 std::vector<std::pair<std::string, std::string>> gtkw_files(const std::string& vcd_path) {
   std::string top;
-  double end_ps = 0;
-  const std::vector<Signal> signals = vcd_signals(vcd_path, &top, &end_ps);
-  // The whole run across about 1,000 pixels of the wave pane. GTKWave 3.3 shows 2^-zoom /
+  double start_ps = 0, end_ps = 0;
+  const std::vector<Signal> signals = vcd_signals(vcd_path, &top, &start_ps, &end_ps);
+  // The whole VCD across about 1,000 pixels of the wave pane. GTKWave 3.3 shows 2^-zoom /
   // 2^7.65 time units per pixel (measured under Xvfb: zoom -22 puts 10 us on 480 pixels).
-  const double zoom = -(std::log2(std::max(end_ps, 1000.0) / 1000.0) + 7.65);
+  const double zoom = -(std::log2(std::max(end_ps - start_ps, 1000.0) / 1000.0) + 7.65);
   const std::filesystem::path vcd = std::filesystem::absolute(vcd_path);
   const std::filesystem::path stem = vcd.parent_path() / vcd.stem();
   const std::string filter = stem.string() + ".gpu_state.txt";
@@ -97,7 +103,7 @@ std::vector<std::pair<std::string, std::string>> gtkw_files(const std::string& v
   std::ostringstream g;
   g << "[*] GTKWave save file written by pcie-arbsim for " << vcd.filename().string() << "\n"
     << "[dumpfile] \"" << vcd.string() << "\"\n[savefile] \"" << stem.string() << ".gtkw\"\n"
-    << "[timestart] 0\n[size] 1400 900\n[pos] -1 -1\n[sst_width] 240\n[signals_width] 320\n"
+    << "[timestart] " << static_cast<uint64_t>(start_ps) << "\n[size] 1400 900\n[pos] -1 -1\n[sst_width] 240\n[signals_width] 320\n"
     << "[sst_expanded] 1\n[sst_vpaned_height] 300\n*" << std::fixed << std::setprecision(6) << zoom << " -1\n";
   for (const std::string& node : nodes) {
     g << "@800200\n-" << node << "\n";

@@ -127,26 +127,46 @@ void say_policy_arbiter(const System& sys) {
                 to_string(sys.config().driver.policy), describe_spec(*a));
 }
 
+// A VCD trace file at `path` with every signal of `sys` (sc_create_vcd_trace_file appends
+// ".vcd" itself).
+sc_core::sc_trace_file* open_vcd_file(const std::string& path, System& sys) {
+  std::string stem = path;
+  if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".vcd") == 0) stem.resize(stem.size() - 4);
+  sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(stem.c_str());
+  tf->set_time_unit(1, sc_core::SC_PS);  // the kernel resolution: every event lands on a tick
+  sys.trace(tf);
+  return tf;
+}
+
 }  // namespace
 
-SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const ObserveOptions& observe, bool progress) {
+SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const ObserveOptions& observe, bool progress,
+                    const VcdWindow& vcd) {
   SimOutcome o;
   const double age_limit_ns = s.config.sim.tlp_age_limit_ns;
   o.system = std::make_unique<System>(s, observe);
   say_policy_arbiter(*o.system);
-  sc_core::sc_trace_file* tf = nullptr;
-  if (!vcd_path.empty()) {
-    // sc_create_vcd_trace_file appends ".vcd" itself.
-    std::string stem = vcd_path;
-    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".vcd") == 0) stem.resize(stem.size() - 4);
-    tf = sc_core::sc_create_vcd_trace_file(stem.c_str());
-    tf->set_time_unit(1, sc_core::SC_PS);  // the kernel resolution: every event lands on a tick
-    o.system->trace(tf);
-  }
-  const auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<StatsSeries> series;
   if (s.config.sim.stats_period_ns > 0) series = std::make_unique<StatsSeries>(*o.system, s.config.sim.stats_period_ns);
-  run_phases(*o.system, series.get(), progress);
+  std::vector<Pause> pauses;
+  if (s.config.sim.warmup_ns > 0) pauses.push_back(warmup_pause(*o.system, series.get()));
+  // The VCD from the window's start (a trace file may be opened and traced into at a pause,
+  // before its first value is written) to its end.
+  sc_core::sc_trace_file* tf = nullptr;
+  const auto open_vcd = [&] { tf = open_vcd_file(vcd_path, *o.system); };
+  const auto close_vcd = [&] {
+    if (tf) sc_core::sc_close_vcd_trace_file(tf);
+    tf = nullptr;
+  };
+  bool vcd_closed = false;
+  if (!vcd_path.empty()) {
+    if (vcd.from_ns > 0) pauses.push_back({vcd.from_ns, open_vcd});
+    else open_vcd();
+    if (vcd.to_ns > 0) pauses.push_back({vcd.to_ns, [&] { close_vcd(); vcd_closed = true; }});
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  run_phases(*o.system, pauses, series.get(), progress);
+  if (!vcd_path.empty() && !tf && !vcd_closed) open_vcd();  // the run ended before the window: a VCD of its end
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.end = sc_core::sc_time_stamp();
   o.system->finish();

@@ -20,8 +20,13 @@ struct SimOutcome {
 
 // `progress`: a progress line on stderr (simulated time, share of sim.time_ns, ETA) while it
 // runs; the results are the same with it or without.
+// --vcd-window: the VCD holds [from_ns, to_ns) only (0: from the start / to the end).
+struct VcdWindow {
+  double from_ns = 0, to_ns = 0;
+};
+
 SimOutcome simulate(const Scenario& s, const std::string& vcd_path = "", const ObserveOptions& observe = {},
-                    bool progress = false);
+                    bool progress = false, const VcdWindow& vcd = {});
 
 // Runs the kernel until `time_ns` (0: until nothing is left to happen). Activity that stops
 // while work is unfinished can never resume: when `stuck_report` then names what waits (not

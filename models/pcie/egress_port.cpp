@@ -401,6 +401,12 @@ tlm::tlm_sync_enum EgressPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm
 
 void EgressPort::trace(sc_core::sc_trace_file* tf, const std::string& p) {
   tracing_ = true;
+  // Tracing may start mid-run (--vcd-window): the credit mirrors, kept only while tracing,
+  // are brought up to date first.
+  for (int v = 0; v < cfg_.vcs; ++v) {
+    posted_data_credits_trace_[v] = credits_.data_available(v, CreditClass::Posted);
+    cpl_data_credits_trace_[v] = credits_.data_available(v, CreditClass::Completion);
+  }
   sc_core::sc_trace(tf, busy_trace_, p + ".busy");
   sc_core::sc_trace(tf, grant_vc_trace_, p + ".grant_vc");
   for (int v = 0; v < cfg_.vcs; ++v) {

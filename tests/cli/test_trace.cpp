@@ -7,6 +7,7 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 #include "tests/cli/cli_fixture.h"
+#include "tests/cli/vcd_reader.h"
 
 using namespace arbsim::test;
 using nlohmann::json;
@@ -118,6 +119,73 @@ TEST_F(Trace, TimeSeriesIsAnOutputOfTheRun) {
   EXPECT_EQ(read("out/results.json")["series"]["samples"], 30);  // 300 us / 10 us
   ASSERT_EQ(traced({}).code, 0);
   EXPECT_FALSE(fs::exists(dir_ / "out/series.csv"));
+}
+
+// --vcd-window T0:T1: every timestamp of the VCD lies in [T0, T1], and each signal's values
+// there are the whole-run VCD's (its value at the end of T0, then each change up to T1).
+TEST_F(Trace, VcdWindowHoldsTheWholeRunsValuesInsideIt) {
+  const std::vector<std::string> base = {"run", config("default.yaml"), "--sim-time", "40us", "--out", "out", "--vcd"};
+  std::vector<std::string> whole = base, windowed = base;
+  whole.push_back("out/whole.vcd");
+  windowed.insert(windowed.end(), {"out/w.vcd", "--vcd-window", "10us:20us"});
+  ASSERT_EQ(run(whole).code, 0);
+  const VcdChanges all = read_vcd(slurp(dir_ / "out/whole.vcd"));
+  const Result r = run(windowed);  // replaces the run in out/, not whole.vcd (outside its list)
+  ASSERT_EQ(r.code, 0) << r.err;
+  const VcdChanges win = read_vcd(slurp(dir_ / "out/w.vcd"));
+  ASSERT_EQ(win.size(), all.size());
+  const uint64_t t0 = 10000000, t1 = 20000000;
+  std::size_t changes = 0;
+  for (const auto& [name, seq] : win) {
+    ASSERT_FALSE(seq.empty()) << name;
+    EXPECT_EQ(seq.front().first, t0) << name;  // its initial value, at T0
+    EXPECT_EQ(vcd_value_at(seq, t0), vcd_value_at(all.at(name), t0)) << name;
+    for (const auto& [t, v] : seq) {
+      EXPECT_LE(t, t1) << name;
+      if (t > t0) {
+        EXPECT_EQ(v, vcd_value_at(all.at(name), t)) << name << " at " << t;
+        ++changes;
+      }
+    }
+  }
+  EXPECT_GT(changes, 100u);
+  EXPECT_NE(slurp(dir_ / "out/w.gtkw").find("[timestart] 10000000\n"), std::string::npos);
+}
+
+// --vcd-filter keeps the signals whose dotted names match, with the values they had.
+TEST_F(Trace, VcdFilterKeepsTheMatchingSignalsOnly) {
+  ASSERT_EQ(run({"run", config("default.yaml"), "--sim-time", "20us", "--out", "out", "--vcd", "out/w.vcd",
+                 "--vcd-filter", "sw0.*.busy,gpu*.state"})
+                .code,
+            0);
+  const VcdChanges kept = read_vcd(slurp(dir_ / "out/w.vcd"));
+  ASSERT_EQ(run({"run", config("default.yaml"), "--sim-time", "20us", "--out", "out", "--vcd", "out/w.vcd"}).code, 0);
+  const VcdChanges all = read_vcd(slurp(dir_ / "out/w.vcd"));
+  std::size_t expected = 0;
+  for (const auto& [name, seq] : all) {
+    const bool busy = name.rfind("sw0.", 0) == 0 && name.size() > 5 && name.compare(name.size() - 5, 5, ".busy") == 0;
+    const bool state = name.rfind("gpu", 0) == 0 && name.find(".state") != std::string::npos;
+    if (!busy && !state) continue;
+    ++expected;
+    ASSERT_TRUE(kept.count(name)) << name;
+    EXPECT_EQ(kept.at(name), seq) << name;
+  }
+  EXPECT_EQ(kept.size(), expected);
+  EXPECT_GE(expected, 4u);  // sw0's 3 egress ports, 4 GPUs
+}
+
+TEST_F(Trace, BadVcdOptionsAreBadInput) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--vcd-window", "1us:2us"}, "--vcd-window needs --vcd"},
+      {{"--vcd", "w.vcd", "--vcd-window", "2us:1us"}, "--vcd-window 2us:1us"},
+      {{"--vcd", "w.vcd", "--vcd-window", "400us:"}, "starts at or after the run's end"},
+      {{"--vcd-filter", "sw0.*"}, "--vcd-filter sw0.*: needs --vcd"},
+      {{"--vcd", "w.vcd", "--vcd-filter", ","}, "at least one glob"}};
+  for (const auto& [extra, says] : cases) {
+    expect_one_error(traced(extra), {says});
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << says;
+    EXPECT_FALSE(fs::exists(dir_ / "w.vcd")) << says;
+  }
 }
 
 // --vcd also writes FILE.gtkw (GTKWave opens it with every signal shown, grouped per node,

@@ -1,5 +1,6 @@
 #include "testbenches/app.h"
 #include <memory>
+#include "models/common/model_log.h"
 #include "models/common/sc_progress.h"
 
 namespace arbsim {
@@ -38,6 +39,8 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   const double deadline = setup_.timing.deadline_ns;
   r.deadline_ns = deadline > 0 ? start.to_seconds() * 1e9 + deadline : 0;
   note_issue();
+  ARBSIM_LOG_DEBUG(*this, std::string(dir == CopyDir::H2D ? "H2D" : dir == CopyDir::D2H ? "D2H" : "P2P") + " copy of " +
+                              std::to_string(bytes) + " B issued");
   // The TC the driver's policy gives it, known once submitted (the copy cannot end before).
   auto tc = std::make_shared<uint8_t>(r.tc);
   *tc = driver_.memcpy(r, [this, bytes, start, deadline, tc, then = std::move(then)] {
@@ -48,6 +51,8 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
     const double latency = (now - start).to_seconds() * 1e9;
     stats_.latencies_ns.push_back(latency);
     stats_.copy_latency_by_tc[*tc].add(latency);
+    ARBSIM_LOG_DEBUG(*this, "copy of " + std::to_string(bytes) + " B done on TC" + std::to_string(*tc) + " after " +
+                                std::to_string(latency) + " ns");
     if (deadline > 0) ++(latency <= deadline ? stats_.deadlines_met : stats_.deadlines_missed);
     stats_.last_done = now;
     then();

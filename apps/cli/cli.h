@@ -8,6 +8,7 @@ namespace arbsim {
 struct RunArgs {
   std::string config, out_dir, vcd, sim_time, log_level;
   std::string vcd_window, vcd_filter;  // --vcd-window T0:T1, --vcd-filter GLOB[,GLOB...]
+  std::string log_modules;             // --log MODULE=LEVEL[,...]
   std::string arbiter_impl;  // --arbiter-impl: "" (the config's), cpp or rtl
   std::string fidelity;      // --fidelity: "" (the config's sim.fidelity), packet or flow
   std::string trace, trace_window, trace_filter;  // --trace FILE, --trace-window T0:T1, --trace-filter GLOB

@@ -272,7 +272,8 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
                   OutputDir& dir) {
   const Config& cfg = s.config;
   const std::string replaced = dir.clear_previous(kRunFiles, kSweepFiles);
-  init_logging(cfg.sim.log_level, dir.file("sim.log").string());
+  init_logging(cfg.sim.log_level, dir.file("sim.log").string(),
+               a.log_modules.empty() ? std::map<std::string, std::string>{} : parse_module_levels(a.log_modules));
   if (!replaced.empty()) log()->warn("{}", replaced);
   log()->info("config {} -> {}", a.config, dir.path().string());
   warn_if_batches_share(cfg);
@@ -316,6 +317,13 @@ int cmd_run(const RunArgs& a) {
     scenario = load_scenario(a.config, all_overrides(a));
     observe = observe_options(a, scenario);
     vcd = vcd_window(a, scenario);
+    if (!a.log_modules.empty()) {  // bad input before anything is written
+      try {
+        parse_module_levels(a.log_modules);
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+      }
+    }
     if (!a.vcd_filter.empty() && (a.vcd.empty() || vcd_globs(a.vcd_filter).empty()))
       throw ConfigError("--vcd-filter " + a.vcd_filter + ": needs --vcd FILE and at least one glob");
   } catch (const ConfigError& e) {

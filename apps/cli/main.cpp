@@ -93,6 +93,9 @@ void add_run_options(po::options_description& o) {
       ("sim-time", po::value<std::string>(), "stop after T simulated (e.g. 300us, 0.3s; plain number = ns)")
       ("seed", po::value<long long>(), "random seed (sim.seed)")
       ("log-level", po::value<std::string>(), "trace|debug|info|warn|error|off (sim.log_level)")
+      ("log", po::value<std::string>(),
+       "MODULE=LEVEL[,...]: the model logs of a module and those below it at their own level (e.g. sw0=trace; "
+       "docs/observability.md)")
       ("arbiter-impl", po::value<std::string>(),
        "cpp|rtl: arbiters in C++ or as co-simulated Verilog (platform.arbiter_impl, docs/cosim.md)")
       ("fidelity", po::value<std::string>(),
@@ -153,6 +156,7 @@ RunArgs run_args(const po::variables_map& vm, int argc, char** argv) {
   take(vm, "sim-time", &a.sim_time);
   take(vm, "seed", &a.seed);
   take(vm, "log-level", &a.log_level);
+  take(vm, "log", &a.log_modules);
   take(vm, "arbiter-impl", &a.arbiter_impl);
   take(vm, "fidelity", &a.fidelity);
   return a;

@@ -1,4 +1,5 @@
 #include "models/gpu/gpu_compute.h"
+#include "models/common/model_log.h"
 #include <algorithm>
 #include "models/common/sc_progress.h"
 #include <limits>
@@ -102,6 +103,7 @@ void GpuCompute::update_state() {
   if (copying_) copy_any_ps_ += elapsed;
   copying_ = copies_active_ > 0;
   since_ = now;
+  if (next != state_) ARBSIM_LOG_DEBUG(*this, std::string("state ") + to_string(state_) + " -> " + to_string(next));
   state_ = next;
   state_trace_ = static_cast<int>(next);
 }

@@ -1,4 +1,5 @@
 #include "models/pcie/egress_port.h"
+#include "models/common/model_log.h"
 #include <algorithm>
 #include "models/common/sc_progress.h"
 #include "models/pcie/arbiters/catalogue.h"
@@ -114,6 +115,11 @@ void EgressPort::apply_remap(int tc) {
 }
 
 void EgressPort::set_tc_map(const std::array<uint8_t, kNumTcs>& tc_to_vc) {
+  ARBSIM_LOG_DEBUG(*this, [&] {
+    std::string m = "TC/VC map";
+    for (int tc = 0; tc < kNumTcs; ++tc) m += " " + std::to_string(tc_to_vc[tc]);
+    return m;
+  }());
   bool released = false;
   for (int tc = 0; tc < kNumTcs; ++tc) {
     const bool was_held = pending_vc_[tc] >= 0;
@@ -198,6 +204,10 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   ++slot_grants_[static_cast<std::size_t>(vc) * cfg_.slots + q.slot()];
   stats_.vc_max_head_wait_ps[vc] = std::max(stats_.vc_max_head_wait_ps[vc], ps(now - x.head_since));
   last_ = {now, end, payload, wire, vc};
+  ARBSIM_LOG_TRACE(*this, std::string("grant ") + to_string(x.type) + " " + std::to_string(payload) + " B TC" +
+                              std::to_string(x.tc) + " VC" + std::to_string(vc) + " from " + slot_name(q.slot()) +
+                              " (transfer " + std::to_string(x.transfer_id) + "), on the wire for " +
+                              std::to_string(ps(end - now) / 1000.0) + " ns");
   if (observing(now)) observer_->on_grant(*this, q, x, payload, vc, std::max(eligible_at(x), x.head_since), now, end);
 
   q.owner()->on_pop(q, t);  // return credits upstream, refill, or present the next head
@@ -235,6 +245,7 @@ void EgressPort::account_stall(bool stalled, const sc_time& now) {
   if (stalled && !stalling_) {
     stalling_ = true;
     stall_since_ = now;
+    ARBSIM_LOG_DEBUG(*this, "credit stall: ready heads, no credits for any");
   } else if (!stalled && stalling_) {
     stalling_ = false;
     stats_.credit_stall_ps += ps(now - stall_since_);

@@ -188,6 +188,39 @@ TEST_F(Trace, BadVcdOptionsAreBadInput) {
   }
 }
 
+// Model logs: --log sw0=trace gives sw0's grants, each with its object's name and the
+// simulated time, and nothing of other modules below info. The worked example's two GPUs
+// each write 16 MWr up through sw0: 32 grants, all at sw0.to_rc0 (nothing goes down).
+TEST_F(Trace, PerModuleLogLevelsKeepOneModulesTrace) {
+  const std::vector<std::string> base = {"run", config("examples/strict_guard_trace.yaml"), "-s", "sim.time_ns=1000",
+                                         "--out", "out"};
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--log", "sw0=trace"});
+  ASSERT_EQ(run(args).code, 0);
+  std::size_t grants = 0;
+  for (const std::string& l : lines(slurp(dir_ / "out/sim.log"))) {
+    if (l.find("] [trace] ") == std::string::npos && l.find("] [debug] ") == std::string::npos) continue;
+    EXPECT_NE(l.find("] sw0."), std::string::npos) << l;  // sw0 and the objects below it only
+    EXPECT_EQ(l.rfind("[", 0), 0u) << l;                  // "[<simulated time> ns] ..."
+    grants += l.find("[trace] sw0.to_rc0: grant MWr 256 B") != std::string::npos;
+  }
+  EXPECT_EQ(grants, 32u);
+  args = base;
+  args.insert(args.end(), {"--log-level", "debug"});
+  ASSERT_EQ(run(args).code, 0);
+  const std::string debug = slurp(dir_ / "out/sim.log");
+  EXPECT_NE(debug.find("[0.000000 ns] [debug] gpu0_compute: state idle -> stalled"), std::string::npos);
+  EXPECT_NE(debug.find("[debug] app_hi: D2H copy of 4096 B issued"), std::string::npos);
+  EXPECT_EQ(debug.find("[trace]"), std::string::npos);
+}
+
+TEST_F(Trace, BadLogLevelsAreBadInput) {
+  for (const std::string& spec : {"sw0", "sw0=loud", "=trace", ","}) {
+    expect_one_error(traced({"--log", spec}), {"--log " + spec});
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << spec;
+  }
+}
+
 // --vcd also writes FILE.gtkw (GTKWave opens it with every signal shown, grouped per node,
 // port and VC) and the GPU-state filter it names; both are listed in run.json.
 TEST_F(Trace, VcdComesWithAGtkwaveSaveFileListingEverySignal) {

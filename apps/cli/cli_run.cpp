@@ -286,6 +286,7 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
   try {
     remove_files(vcd_files(a, false));  // an earlier run's, which this one replaces
     SimOutcome o = simulate(s, a.vcd, observe, a.progress || isatty(2), vcd);
+    if (!a.vcd.empty()) request_arbiter_waveform("rtl", "");  // the RTL's VCD, else closed only at exit
     if (observe.on) OutputDir::write_file(a.trace, o.trace_json);
     rewrite_vcd_output(a, vcd);
     if (!a.vcd.empty()) write_gtkw(a.vcd);

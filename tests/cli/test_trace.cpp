@@ -221,6 +221,20 @@ TEST_F(Trace, BadLogLevelsAreBadInput) {
   }
 }
 
+// With RTL arbiters, --vcd also writes their own FILE.rtl.vcd: complete when the run reports
+// success (it used to be written out only at exit, so the run's own check found it cut off).
+TEST_F(Trace, RtlWaveformIsCompleteWhenTheRunEnds) {
+  const Result r = run({"run", config("examples/strict_guard_trace.yaml"), "-s", "sim.time_ns=1000", "--out", "out",
+                        "--arbiter-impl", "rtl", "--vcd", "out/w.vcd"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string rtl = slurp(dir_ / "out/w.rtl.vcd");
+  ASSERT_FALSE(rtl.empty());
+  EXPECT_EQ(rtl.back(), '\n');
+  EXPECT_NE(rtl.find("$enddefinitions"), std::string::npos);
+  const json outputs = read("out/run.json")["outputs"];
+  EXPECT_NE(std::find(outputs.begin(), outputs.end(), "w.rtl.vcd"), outputs.end()) << outputs.dump();
+}
+
 // --vcd also writes FILE.gtkw (GTKWave opens it with every signal shown, grouped per node,
 // port and VC) and the GPU-state filter it names; both are listed in run.json.
 TEST_F(Trace, VcdComesWithAGtkwaveSaveFileListingEverySignal) {

@@ -122,7 +122,8 @@ void register_arbiter_impl(const std::string& name, const ArbiterImpl& impl);
 // "cpp" always; others when registered.
 bool arbiter_impl_available(const std::string& name);
 
-// Asks implementation `impl` for its own waveform at `path`; false if it has none.
+// Asks implementation `impl` for its own waveform at `path`; false if it has none. An empty
+// `path` ends the waveform being written (complete on disk when this returns).
 bool request_arbiter_waveform(const std::string& impl, const std::string& path);
 
 }  // namespace arbsim

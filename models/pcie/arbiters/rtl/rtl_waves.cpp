@@ -16,6 +16,11 @@ Waves& Waves::get() {
 }
 
 void Waves::request(const std::string& path) {
+  if (path.empty() && vcd_ && vcd_->isOpen()) {  // the run is over: written out now, not at exit
+    close();
+    path_.clear();
+    return;
+  }
   if (vcd_ && vcd_->isOpen())
     throw std::logic_error("rtl waves: the waveform is already being written to " + path_);
   path_ = path;

@@ -20,7 +20,7 @@ class Waves {
  public:
   static Waves& get();
 
-  // Before the simulation starts; "" turns the waveform off.
+  // Before the simulation starts; "" turns the waveform off (after it: writes it out and closes it).
   void request(const std::string& path);
   bool requested() const { return !path_.empty(); }
   const std::string& path() const { return path_; }

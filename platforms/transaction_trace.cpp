@@ -138,6 +138,9 @@ void TransactionTrace::on_waits(const EgressPort& port, const sc_core::sc_time& 
   for (const auto& [vc, k] : per_vc) counts += ",\"VC" + std::to_string(vc) + "\":" + std::to_string(k);
   event("{\"ph\":\"C\",\"name\":\"heads not granted\",\"pid\":" + std::to_string(pt.pid) + ",\"ts\":" + us(t) +
         ",\"args\":{" + counts + "}}");
+  // The queue depth behind this egress: TLPs queued at the requesters whose head is routed here.
+  event("{\"ph\":\"C\",\"name\":\"queued TLPs\",\"pid\":" + std::to_string(pt.pid) + ",\"ts\":" + us(t) +
+        ",\"args\":{\"queued\":" + std::to_string(port.queued_tlps()) + "}}");
 }
 
 void TransactionTrace::on_grant(const EgressPort& port, const TlpQueue& q, const TlpExtension& x, uint32_t payload,

@@ -288,8 +288,10 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
     SimOutcome o = simulate(s, a.vcd, observe, a.progress || isatty(2), vcd);
     if (!a.vcd.empty()) request_arbiter_waveform("rtl", "");  // the RTL's VCD, else closed only at exit
     if (observe.on) OutputDir::write_file(a.trace, o.trace_json);
-    rewrite_vcd_output(a, vcd);
-    if (!a.vcd.empty()) write_gtkw(a.vcd);
+    if (!a.vcd.empty() && fs::exists(vcd_file_name(a.vcd))) {  // none when the run ended before its window
+      rewrite_vcd_output(a, vcd);
+      write_gtkw(a.vcd);
+    }
     const std::vector<fs::path> vcds = vcd_files(a, true);
     if (o.results["transfers_open"].get<unsigned long long>() > 0)
       log()->warn("{} transfers were still open when the simulation stopped",

@@ -43,7 +43,7 @@ spdlog::level::level_enum level_of(const std::string& name) {
 void model_log(const sc_core::sc_report& r) {
   const auto level = r.get_verbosity() >= sc_core::SC_DEBUG ? spdlog::level::trace : spdlog::level::debug;
   if (level < level_of(r.get_msg_type())) return;
-  log()->log(level, "{}: {}", r.get_msg_type(), r.get_msg());
+  if (const auto m = spdlog::get("arbsim.model")) m->log(level, "{}: {}", r.get_msg_type(), r.get_msg());
 }
 
 void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions& actions) {
@@ -58,6 +58,10 @@ void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions& acti
 }
 
 std::string g_log_error;  // the first failed write to the log since init_logging
+
+void note_log_error(const std::string& msg) {
+  if (g_log_error.empty()) g_log_error = msg;
+}
 
 }  // namespace
 
@@ -96,11 +100,12 @@ void enable_model_logs() {
   sc_core::sc_report_handler::set_verbosity_level(model_log::g_trace   ? sc_core::SC_DEBUG
                                                   : model_log::g_debug ? sc_core::SC_HIGH
                                                                        : sc_core::SC_MEDIUM);
-  log()->set_level(lowest);
+  if (const auto m = spdlog::get("arbsim.model")) m->set_level(lowest);  // the others keep their level
 }
 
 void init_logging(const std::string& level, const std::string& file, const std::map<std::string, std::string>& modules) {
   spdlog::drop("arbsim");
+  spdlog::drop("arbsim.model");
   std::vector<spdlog::sink_ptr> sinks{std::make_shared<spdlog::sinks::stderr_sink_st>()};
   if (!file.empty()) sinks.push_back(std::make_shared<spdlog::sinks::basic_file_sink_st>(file, true));
   auto l = std::make_shared<spdlog::logger>("arbsim", sinks.begin(), sinks.end());
@@ -112,10 +117,13 @@ void init_logging(const std::string& level, const std::string& file, const std::
   g_modules.clear();
   for (const auto& [module, lv] : modules) g_modules[module] = spdlog::level::from_str(lv);
   g_log_error.clear();
-  l->set_error_handler([](const std::string& msg) {
-    if (g_log_error.empty()) g_log_error = msg;
-  });
+  l->set_error_handler(note_log_error);
   spdlog::register_logger(l);
+  // The model logs' own logger on the same sinks (and so the same format): its level can be
+  // below the run's for one module without letting the run's other messages through.
+  auto model = std::make_shared<spdlog::logger>("arbsim.model", sinks.begin(), sinks.end());
+  model->set_error_handler(note_log_error);
+  spdlog::register_logger(model);
   sc_core::sc_report_handler::set_handler(report_handler);
   enable_model_logs();
   // Model errors and fatals stop the run: the CLI reports them and exits non-zero.
@@ -125,6 +133,7 @@ void init_logging(const std::string& level, const std::string& file, const std::
 
 bool flush_logging(std::string* why) {
   log()->flush();
+  if (const auto m = spdlog::get("arbsim.model")) m->flush();
   if (g_log_error.empty()) return true;
   *why = g_log_error;
   return false;

@@ -1,9 +1,25 @@
 #include "apps/run/run_phases.h"
 #include <algorithm>
+#include <cmath>
 #include "apps/run/logging.h"
 #include "apps/run/simulation.h"
 
 namespace arbsim {
+
+namespace {
+
+// An unlimited run goes on to `next_ns` only while something is left to happen before it;
+// false when it ran out first (then its end is where it stopped, as without the pause).
+bool reach_if_busy(double next_ns) {
+  const sc_core::sc_time next = sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(next_ns * 1000.0)));
+  if (next > sc_core::sc_time_stamp()) sc_core::sc_start(next - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+  if (sc_core::sc_time_stamp() >= next) return true;
+  if (!sc_core::sc_pending_activity()) return false;
+  sc_core::sc_start(next - sc_core::sc_time_stamp());  // stopped at its last event before `next`: no event lies between
+  return true;
+}
+
+}  // namespace
 
 Pause warmup_pause(System& sys, StatsSeries* series) {
   const double warmup_ns = sys.config().sim.warmup_ns;
@@ -27,12 +43,9 @@ void run_phases(System& sys, std::vector<Pause> pauses, StatsSeries* series, boo
                  pauses.end());
   std::size_t next_pause = 0;
   bool sampling = series != nullptr;
-  // In time order: the one-off pauses, and the series' k x period among them. An unlimited
-  // run stops sampling once nothing is left to happen (its one-off pauses still happen).
-  for (int64_t k = 1, steps = 0;; ++steps) {
-    const bool idle = end <= 0 && steps > 0 && !sc_core::sc_pending_activity();
-    if (idle) sampling = false;
-    while (idle && next_pause < pauses.size() && !pauses[next_pause].extends_run) ++next_pause;
+  // In time order: the one-off pauses, and the series' k x period among them (a sample at the
+  // time of a pause first: it closes the period before the pause acts).
+  for (int64_t k = 1;;) {
     if (sampling && series->samples() >= static_cast<std::size_t>(kMaxSeriesSamples)) {
       log()->warn("the time series stops after {} samples (sim.stats_period_ns = {} ns)", kMaxSeriesSamples, period);
       sampling = false;
@@ -43,12 +56,19 @@ void run_phases(System& sys, std::vector<Pause> pauses, StatsSeries* series, boo
     if (!sampling && !one_off) break;
     const double next = !one_off ? sample_at : !sampling ? pauses[next_pause].at_ns
                                                          : std::min(sample_at, pauses[next_pause].at_ns);
-    run_until(next, stuck, false);
-    for (; next_pause < pauses.size() && pauses[next_pause].at_ns == next; ++next_pause) pauses[next_pause].act();
+    const bool extends = one_off && pauses[next_pause].at_ns == next && pauses[next_pause].extends_run;
+    if (end <= 0 && !extends && !reach_if_busy(next)) {
+      // An unlimited run ended before it: no more samples, nor pauses that would move its end.
+      sampling = false;
+      while (next_pause < pauses.size() && !pauses[next_pause].extends_run) ++next_pause;
+      continue;
+    }
+    if (end > 0 || extends) run_until(next, stuck, false);
     if (sampling && next == sample_at) {
       series->sample();
       ++k;
     }
+    for (; next_pause < pauses.size() && pauses[next_pause].at_ns == next; ++next_pause) pauses[next_pause].act();
   }
   run_until(end, stuck, progress && !series);
   if (series && series->samples() < static_cast<std::size_t>(kMaxSeriesSamples)) series->sample();  // the last stretch

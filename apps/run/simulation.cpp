@@ -166,7 +166,9 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   }
   const auto t0 = std::chrono::steady_clock::now();
   run_phases(*o.system, pauses, series.get(), progress);
-  if (!vcd_path.empty() && !tf && !vcd_closed) open_vcd();  // the run ended before the window: a VCD of its end
+  if (!vcd_path.empty() && !tf && !vcd_closed)  // an unlimited run that ended before the window
+    log()->warn("the run ended at {} ns, before --vcd-window's start ({} ns): no VCD is written",
+                sc_core::sc_time_stamp().to_seconds() * 1e9, vcd.from_ns);
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.end = sc_core::sc_time_stamp();
   o.system->finish();

@@ -14,6 +14,16 @@ std::string num(double v) {
   return b;
 }
 
+// Now in ns, exact: the kernel's whole ps, with three decimals only when not whole ns.
+std::string time_text() {
+  const uint64_t ps = sc_core::sc_time_stamp().value();
+  char b[32];
+  if (ps % 1000 == 0) std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(ps / 1000));
+  else std::snprintf(b, sizeof b, "%llu.%03llu", static_cast<unsigned long long>(ps / 1000),
+                     static_cast<unsigned long long>(ps % 1000));
+  return b;
+}
+
 // A name as a CSV field (config names may hold commas or quotes).
 std::string field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -56,7 +66,8 @@ void StatsSeries::row(const char* kind, const std::string& name, int vc, const s
 
 void StatsSeries::sample() {
   const double now = now_ns(), span_ps = (now - last_ns_) * 1000.0;
-  now_text_ = num(now);
+  if (samples_ > 0 && span_ps <= 0) return;  // the run ended on a sample: nothing more to say
+  now_text_ = time_text();
   std::vector<double> busy;
   std::vector<uint64_t> bytes;
   read(&busy, &bytes);

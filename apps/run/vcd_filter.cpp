@@ -117,6 +117,7 @@ std::size_t rewrite_vcd(std::istream& in, std::ostream& out, const VcdRewrite& r
     }
     out << line << '\n';
   }
+  if (!time.empty()) out << time << '\n';  // the VCD's end (SystemC closes with a bare "#T")
   return kept.size();
 }
 

@@ -135,7 +135,9 @@ struct SimCfg {
   double stats_period_ns = 0;        // a time series every period; 0 = none ("Time series")
 };
 
-constexpr int64_t kMaxSeriesSamples = 1000000;  // sim.stats_period_ns: samples in one run
+// sim.stats_period_ns: samples in one run (the series is kept in memory until the run ends:
+// ~30 B per row, one row per link direction and figure, per VC and per app).
+constexpr int64_t kMaxSeriesSamples = 100000;
 
 struct Config {
   std::string file;

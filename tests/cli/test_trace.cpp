@@ -158,7 +158,8 @@ TEST_F(Trace, VcdFilterKeepsTheMatchingSignalsOnly) {
                  "--vcd-filter", "sw0.*.busy,gpu*.state"})
                 .code,
             0);
-  const VcdChanges kept = read_vcd(slurp(dir_ / "out/w.vcd"));
+  const std::string filtered_text = slurp(dir_ / "out/w.vcd");
+  const VcdChanges kept = read_vcd(filtered_text);
   ASSERT_EQ(run({"run", config("default.yaml"), "--sim-time", "20us", "--out", "out", "--vcd", "out/w.vcd"}).code, 0);
   const VcdChanges all = read_vcd(slurp(dir_ / "out/w.vcd"));
   std::size_t expected = 0;
@@ -172,6 +173,8 @@ TEST_F(Trace, VcdFilterKeepsTheMatchingSignalsOnly) {
   }
   EXPECT_EQ(kept.size(), expected);
   EXPECT_GE(expected, 4u);  // sw0's 3 egress ports, 4 GPUs
+  // It still ends at the run's end (SystemC's closing "#T", which no change follows).
+  EXPECT_EQ(lines(filtered_text).back(), "#20000000");
 }
 
 TEST_F(Trace, BadVcdOptionsAreBadInput) {
@@ -212,11 +215,18 @@ TEST_F(Trace, PerModuleLogLevelsKeepOneModulesTrace) {
   EXPECT_NE(debug.find("[0.000000 ns] [debug] gpu0_compute: state idle -> stalled"), std::string::npos);
   EXPECT_NE(debug.find("[debug] app_hi: D2H copy of 4096 B issued"), std::string::npos);
   EXPECT_EQ(debug.find("[trace]"), std::string::npos);
+  // One module's level lets nothing else through: at warn, no info line of the run appears.
+  args = base;
+  args.insert(args.end(), {"--log-level", "warn", "--log", "sw0=trace"});
+  ASSERT_EQ(run(args).code, 0);
+  const std::string quiet = slurp(dir_ / "out/sim.log");
+  EXPECT_EQ(quiet.find("[info]"), std::string::npos) << quiet.substr(0, 400);
+  EXPECT_NE(quiet.find("[trace] sw0.to_rc0: grant"), std::string::npos);
 }
 
 TEST_F(Trace, BadLogLevelsAreBadInput) {
-  for (const std::string& spec : {"sw0", "sw0=loud", "=trace", ","}) {
-    expect_one_error(traced({"--log", spec}), {"--log " + spec});
+  for (const char* spec : {"sw0", "sw0=loud", "=trace", ","}) {
+    expect_one_error(traced({"--log", spec}), {std::string("--log ") + spec});
     EXPECT_FALSE(fs::exists(dir_ / "out")) << spec;
   }
 }

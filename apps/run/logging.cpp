@@ -131,6 +131,16 @@ void init_logging(const std::string& level, const std::string& file, const std::
   sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_DISPLAY | sc_core::SC_THROW);
 }
 
+void warn_unknown_log_modules() {
+  std::string top;
+  for (const sc_core::sc_object* o : sc_core::sc_get_top_level_objects())
+    if (top.size() < 200) top += std::string(top.empty() ? "" : ", ") + o->basename();
+  for (const auto& [module, level] : g_modules)
+    if (!sc_core::sc_find_object(module.c_str()))
+      log()->warn("--log {}={}: the model has no module '{}', so it logs nothing (modules: {})", module,
+                  spdlog::level::to_string_view(level), module, top);
+}
+
 bool flush_logging(std::string* why) {
   log()->flush();
   if (const auto m = spdlog::get("arbsim.model")) m->flush();

@@ -16,6 +16,9 @@ void init_logging(const std::string& level, const std::string& file,
 // "sw0=trace,gpu1=debug" as a map; throws std::invalid_argument naming what is wrong.
 std::map<std::string, std::string> parse_module_levels(const std::string& text);
 std::shared_ptr<spdlog::logger> log();
+// Once the model is elaborated: a warning for each --log module that names no sc_object (a
+// typo would otherwise log nothing, silently), listing the top-level modules.
+void warn_unknown_log_modules();
 // Flushes the log; false (with the reason in `why`) when any write to the log file failed
 // since init_logging (a full disk, a file-size limit): the run's outputs are then incomplete.
 bool flush_logging(std::string* why);

@@ -12,7 +12,7 @@ namespace {
 // false when it ran out first (then its end is where it stopped, as without the pause).
 bool reach_if_busy(double next_ns) {
   const sc_core::sc_time next = sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(next_ns * 1000.0)));
-  if (next > sc_core::sc_time_stamp()) sc_core::sc_start(next - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+  if (next > sc_core::sc_time_stamp()) start_unless_starved(next - sc_core::sc_time_stamp());
   if (sc_core::sc_time_stamp() >= next) return true;
   if (!sc_core::sc_pending_activity()) return false;
   sc_core::sc_start(next - sc_core::sc_time_stamp());  // stopped at its last event before `next`: no event lies between

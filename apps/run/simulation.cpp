@@ -71,6 +71,13 @@ void start_with_progress(const sc_core::sc_time& end, bool limited) {
 
 }  // namespace
 
+// A paused kernel with nothing left to happen stays where it is: sc_start would only warn
+// "no activity or clock movement" (an unlimited run's last stretch, or a pause after its end).
+void start_unless_starved(const sc_core::sc_time& duration) {
+  if (sc_core::sc_get_status() == sc_core::SC_PAUSED && !sc_core::sc_pending_activity()) return;
+  sc_core::sc_start(duration, sc_core::SC_EXIT_ON_STARVATION);
+}
+
 void run_until(double time_ns, const std::function<std::string()>& stuck_report, bool progress) {
   const bool limited = time_ns > 0;
   const sc_core::sc_time end = limited ? ns_time(time_ns) : sc_core::sc_max_time();
@@ -78,7 +85,7 @@ void run_until(double time_ns, const std::function<std::string()>& stuck_report,
   // it (the next one, if any, lies beyond the end).
   // `end` is a time; sc_start takes a duration from now (not 0 after a warm-up).
   if (progress) start_with_progress(end, limited);
-  else sc_core::sc_start(end - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+  else start_unless_starved(end - sc_core::sc_time_stamp());
   if (sc_core::sc_time_stamp() >= end) return;
   if (!sc_core::sc_pending_activity()) {
     const std::string stuck = stuck_report();
@@ -145,6 +152,7 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   SimOutcome o;
   const double age_limit_ns = s.config.sim.tlp_age_limit_ns;
   o.system = std::make_unique<System>(s, observe);
+  warn_unknown_log_modules();
   say_policy_arbiter(*o.system);
   std::unique_ptr<StatsSeries> series;
   if (s.config.sim.stats_period_ns > 0) series = std::make_unique<StatsSeries>(*o.system, s.config.sim.stats_period_ns);

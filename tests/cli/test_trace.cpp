@@ -231,6 +231,29 @@ TEST_F(Trace, BadLogLevelsAreBadInput) {
   }
 }
 
+// A module the model does not have (a typo) would log nothing: the run says so, naming the
+// top-level modules, and runs as it would without the entry.
+TEST_F(Trace, ALogModuleThatNamesNothingIsWarnedAbout) {
+  const Result r = run({"run", config("examples/strict_guard_trace.yaml"), "-s", "sim.time_ns=1000", "--out", "out",
+                        "--log", "sw9=trace,sw0=debug"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("--log sw9=trace: the model has no module 'sw9', so it logs nothing (modules: "),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sw0"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("'sw0'"), std::string::npos) << r.err;  // sw0 exists: no warning for it
+}
+
+// An unlimited run with a warm-up and a series ends where its traffic ends; SystemC is never
+// asked to run a kernel with nothing left to do (it used to warn "no activity or clock
+// movement for sc_start() invocation" at the end of such a run).
+TEST_F(Trace, AnUnlimitedRunWithPausesEndsWithoutAKernelWarning) {
+  const Result r = run({"run", config("examples/strict_guard_trace.yaml"), "-s", "sim.time_ns=0", "-s",
+                        "sim.warmup_ns=200", "-s", "sim.stats_period_ns=100", "--out", "out"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("[warning]"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "out/sim.log").find("no activity"), std::string::npos);
+}
+
 // With RTL arbiters, --vcd also writes their own FILE.rtl.vcd: complete when the run reports
 // success (it used to be written out only at exit, so the run's own check found it cut off).
 TEST_F(Trace, RtlWaveformIsCompleteWhenTheRunEnds) {

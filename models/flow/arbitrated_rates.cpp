@@ -1,4 +1,5 @@
 #include "models/flow/arbitrated_rates.h"
+#include "models/flow/division_tree.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -15,251 +16,268 @@ constexpr double kSettled = 1e-12;
 constexpr double kSatisfied = 1e-12;
 constexpr int kMaxRounds = 64;
 
-void check(const std::vector<double>& capacity, const std::vector<EdgeArbitration>& arb,
-           const std::vector<FlowSpec>& flows) {
-  if (arb.size() != capacity.size())
-    throw std::invalid_argument("arbitrated_rates: one arbitration per edge needed");
-  for (double c : capacity)
-    if (!(c > 0)) throw std::invalid_argument("arbitrated_rates: edge capacity must be > 0");
-  for (const FlowSpec& f : flows) {
-    if (!(f.cap > 0)) throw std::invalid_argument("arbitrated_rates: a flow's cap must be > 0");
-    if (f.tc < 0 || f.tc > 7) throw std::invalid_argument("arbitrated_rates: TC out of range");
-    for (const Hop& h : f.path) {
-      if (h.edge < 0 || h.edge >= static_cast<int>(capacity.size()))
-        throw std::invalid_argument("arbitrated_rates: unknown edge " + std::to_string(h.edge));
-      if (!(h.weight >= 0)) throw std::invalid_argument("arbitrated_rates: hop weight must be >= 0");
-    }
+double relative_change(double o, double n) {
+  if (o == n) return 0;
+  if (o == kUnbounded || n == kUnbounded) return 1;
+  return std::abs(n - o) / std::max(std::abs(n), std::abs(o));
+}
+
+}  // namespace
+
+void check_flow(const FlowSpec& f, std::size_t edges) {
+  if (!(f.cap > 0)) throw std::invalid_argument("arbitrated_rates: a flow's cap must be > 0");
+  if (f.tc < 0 || f.tc > 7) throw std::invalid_argument("arbitrated_rates: TC out of range");
+  for (const Hop& h : f.path) {
+    if (h.edge < 0 || static_cast<std::size_t>(h.edge) >= edges)
+      throw std::invalid_argument("arbitrated_rates: unknown edge " + std::to_string(h.edge));
+    if (!(h.weight >= 0)) throw std::invalid_argument("arbitrated_rates: hop weight must be >= 0");
   }
 }
 
-struct Entry {  // a flow's fair hop
-  int flow, hop;
-};
-struct Place {  // where an entry sits: at_edge_[edge][k]
-  int edge, k;
-};
-struct Member {  // a flow behind one requester: its hop there, its demand (payload) and cost
-  int flow, hop;
-  double demand, cost;
-};
-
-class Solver {
+class ArbitratedSolver::Impl {
  public:
-  Solver(const std::vector<double>& capacity, const std::vector<EdgeArbitration>& arb,
-         const std::vector<FlowSpec>& flows)
-      : cap_(capacity), arb_(arb), flows_(flows), at_edge_(capacity.size()), share_of_(flows.size()) {
-    index_entries();
-  }
+  Impl(const std::vector<double>& capacity, const std::vector<EdgeArbitration>& arb)
+      : cap_(capacity), arb_(arb), local_(capacity.size(), -1), trees_(arb) {}
 
-  ArbitratedRates solve() {
-    ArbitratedRates r;
-    rate_.assign(flows_.size(), kUnbounded);
-    double change = 1;
-    for (r.rounds = 1; r.rounds <= kMaxRounds && change >= kSettled; ++r.rounds) {
-      change = round();
-      update_rates();
-    }
-    r.rounds = std::min(r.rounds - 1, kMaxRounds);
-    r.converged = change < kSettled && !all_stopped();
-    r.rate = rate_;
-    r.bottleneck = bottleneck_;
-    return r;
+  const ArbitratedRates& solve(const std::vector<const FlowSpec*>& flows, const std::vector<char>* binds) {
+    flows_ = &flows;
+    binds_ = binds;
+    index();
+    iterate();
+    if (!result_.converged) fall_back();
+    for (int e : edges_) local_[e] = -1;
+    return result_;
   }
 
  private:
-  // Each edge's fair entries, sorted by (VC, slot, flow); each flow's entries.
-  void index_entries() {
-    for (std::size_t f = 0; f < flows_.size(); ++f)
-      for (std::size_t h = 0; h < flows_[f].path.size(); ++h) {
-        const Hop& hop = flows_[f].path[h];
-        if (hop.ahead || !(hop.weight > 0)) continue;
-        at_edge_[static_cast<std::size_t>(hop.edge)].push_back({static_cast<int>(f), static_cast<int>(h)});
+  // A flow's hop on a local edge (its VC and requester slot there: the sort keys).
+  struct Entry {
+    int edge, vc, slot, flow, hop;
+    double weight, tlp;
+  };
+
+  const FlowSpec& flow(int f) const { return *(*flows_)[f]; }
+  bool binds(int edge) const { return !binds_ || (*binds_)[edge]; }
+
+  int local(int e) {
+    int& l = local_[e];
+    if (l < 0) {
+      l = static_cast<int>(edges_.size());
+      edges_.push_back(e);
+    }
+    return l;
+  }
+
+  // Each local edge's entries, sorted by (VC, slot, flow), and its division tree; each
+  // flow's entry per hop. Every hop is arbitrated, a read's MRds too: in the packet model
+  // they are TLPs that win or lose turns like any other (`ahead` is flat max-min's).
+  void index() {
+    const int n = static_cast<int>(flows_->size());
+    edges_.clear();
+    entries_.clear();
+    for (int f = 0; f < n; ++f)
+      for (std::size_t h = 0; h < flow(f).path.size(); ++h) {
+        const Hop& hop = flow(f).path[h];
+        if (!(hop.weight > 0) || !binds(hop.edge)) continue;
+        const int vc = arb_[hop.edge].tc_to_vc[flow(f).tc];
+        entries_.push_back({local(hop.edge), vc, hop.slot, f, static_cast<int>(h), hop.weight, hop.tlp});
       }
-    for (std::size_t e = 0; e < at_edge_.size(); ++e) {
-      auto key = [&](const Entry& x) {
-        const FlowSpec& f = flows_[static_cast<std::size_t>(x.flow)];
-        return std::make_tuple(vc(e, f), f.path[static_cast<std::size_t>(x.hop)].slot, x.flow);
-      };
-      std::sort(at_edge_[e].begin(), at_edge_[e].end(), [&](const Entry& a, const Entry& b) { return key(a) < key(b); });
-      for (std::size_t k = 0; k < at_edge_[e].size(); ++k)
-        share_of_[static_cast<std::size_t>(at_edge_[e][k].flow)].push_back({static_cast<int>(e), static_cast<int>(k)});
+    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      return std::tie(a.edge, a.vc, a.slot, a.flow) < std::tie(b.edge, b.vc, b.slot, b.flow);
+    });
+    leaves_.clear();
+    for (const Entry& x : entries_) leaves_.push_back({x.flow, x.hop, x.weight, x.tlp});
+    trees_.clear(*flows_);
+    edge_start_.assign(edges_.size() + 1, static_cast<int>(entries_.size()));
+    tree_.assign(edges_.size(), -1);
+    for (std::size_t i = entries_.size(); i-- > 0;) edge_start_[entries_[i].edge] = static_cast<int>(i);
+    for (std::size_t le = 0; le < edges_.size(); ++le)
+      tree_[le] = trees_.add(edges_[le], leaves_, edge_start_[le], edge_start_[le + 1] - edge_start_[le]);
+    hop_entry_start_.assign(n + 1, 0);
+    for (int f = 0; f < n; ++f) hop_entry_start_[f + 1] = hop_entry_start_[f] + static_cast<int>(flow(f).path.size());
+    hop_entry_.assign(hop_entry_start_.back(), -1);
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      hop_entry_[hop_entry_start_[entries_[i].flow] + entries_[i].hop] = static_cast<int>(i);
+  }
+
+  void iterate() {
+    const std::size_t n = flows_->size(), m = entries_.size();
+    result_.rate.assign(n, kUnbounded);
+    result_.bottleneck.assign(n, -1);
+    share_.assign(m, kUnbounded);
+    bound_.assign(m, kUnbounded);
+    demand_.assign(m, kUnbounded);
+    next_share_.assign(m, 0.0);
+    next_bound_.assign(m, 0.0);
+    left_.assign(edges_.size(), -1.0);
+    dirty_.assign(edges_.size(), 1);
+    double change = 1;
+    int rounds = 0;
+    while (rounds < kMaxRounds && change >= kSettled) {
+      change = round();
+      update_rates();
+      ++rounds;
     }
-    for (auto* v : {&share_, &bound_, &demand_}) {
-      v->resize(at_edge_.size());
-      for (std::size_t e = 0; e < at_edge_.size(); ++e) (*v)[e].assign(at_edge_[e].size(), kUnbounded);
-    }
+    result_.rounds = rounds;
+    result_.converged = change < kSettled && !all_stopped();
   }
 
-  static double at(const std::vector<std::vector<double>>& v, const Place& p) {
-    return v[static_cast<std::size_t>(p.edge)][static_cast<std::size_t>(p.k)];
-  }
-  int vc(std::size_t e, const FlowSpec& f) const { return arb_[e].tc_to_vc[static_cast<std::size_t>(f.tc)]; }
-
-  // What edge e's entry k (of flow f) may ask there: f's least share elsewhere, or its cap.
-  double demand(int f, int e, int k) const {
-    double d = flows_[static_cast<std::size_t>(f)].cap;
-    for (const Place& p : share_of_[static_cast<std::size_t>(f)])
-      if (p.edge != e || p.k != k) d = std::min(d, at(bound_, p));
-    return d;
-  }
-
-  // The capacity left once the ahead hops have taken theirs at the current rates; never
-  // below a millionth of the edge (as max_min_rates()).
-  void capacity_left() {
-    left_ = cap_;
-    for (std::size_t f = 0; f < flows_.size(); ++f)
-      for (const Hop& h : flows_[f].path)
-        if (h.ahead && rate_[f] != kUnbounded) left_[static_cast<std::size_t>(h.edge)] -= rate_[f] * h.weight;
-    for (std::size_t e = 0; e < left_.size(); ++e) left_[e] = std::max(left_[e], cap_[e] * 1e-6);
-  }
-
-  // One Jacobi round over every edge; returns the largest relative change of a share.
+  // One Jacobi round: demands from the last round's bounds, then each edge whose inputs
+  // (its entries' demands, its capacity left) changed divides anew (an edge whose inputs
+  // did not would divide as before: skipping it gives the same round). Returns the
+  // largest relative change of a share or a bound.
   double round() {
     capacity_left();
-    next_.resize(share_.size());
-    for (std::size_t e = 0; e < at_edge_.size(); ++e) {
-      for (std::size_t k = 0; k < at_edge_[e].size(); ++k)
-        demand_[e][k] = demand(at_edge_[e][k].flow, static_cast<int>(e), static_cast<int>(k));
-      rebuild_users(e);
-      share_edge(arb_[e], left_[e], users_, next_[e], within(e));
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const double d = demand(static_cast<int>(i));
+      if (d != demand_[i]) {
+        demand_[i] = d;
+        dirty_[entries_[i].edge] = 1;
+      }
     }
+    for (std::size_t le = 0; le < edges_.size(); ++le)
+      if (dirty_[le]) divide_edge(static_cast<int>(le));
     double change = 0;
-    for (std::size_t e = 0; e < share_.size(); ++e) {
-      rebuild_users(e);
-      for (std::size_t k = 0; k < share_[e].size(); ++k) {
-        change = std::max(change, relative_change(share_[e][k], next_[e][k]));
-        share_[e][k] = next_[e][k];
-        const double b = next_[e][k] >= demand_[e][k] * (1 - kSatisfied) ? could_take(e, k) : next_[e][k];
-        change = std::max(change, relative_change(bound_[e][k], b));
-        bound_[e][k] = b;
+    for (std::size_t le = 0; le < edges_.size(); ++le) {
+      if (!dirty_[le]) continue;
+      dirty_[le] = 0;
+      for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
+        change = std::max(change, relative_change(share_[i], next_share_[i]));
+        change = std::max(change, relative_change(bound_[i], next_bound_[i]));
+        share_[i] = next_share_[i];
+        bound_[i] = next_bound_[i];
       }
     }
     return change;
   }
 
-  // Edge e's entries as share_edge() takes them, with this round's demands.
-  void rebuild_users(std::size_t e) {
-    users_.clear();
-    for (std::size_t k = 0; k < at_edge_[e].size(); ++k) {
-      const Entry& x = at_edge_[e][k];
-      const FlowSpec& f = flows_[static_cast<std::size_t>(x.flow)];
-      const Hop& h = f.path[static_cast<std::size_t>(x.hop)];
-      users_.push_back({vc(e, f), h.slot, h.weight, demand_[e][k]});
+  // What entry i may ask at its edge: its flow's least bound elsewhere, or its cap.
+  double demand(int i) const {
+    const Entry& x = entries_[i];
+    double d = flow(x.flow).cap;
+    for (int k = hop_entry_start_[x.flow]; k < hop_entry_start_[x.flow + 1]; ++k) {
+      const int j = hop_entry_[k];
+      if (j >= 0 && j != i) d = std::min(d, bound_[j]);
+    }
+    return d;
+  }
+
+  // Each edge's capacity, once (it never changes within a computation).
+  void capacity_left() {
+    for (std::size_t le = 0; le < edges_.size(); ++le) {
+      const double l = cap_[edges_[le]];
+      if (l != left_[le]) {
+        left_[le] = l;
+        dirty_[le] = 1;
+      }
     }
   }
 
-  // Edge e's users (users_, in at_edge_[e] order) behind one requester split its turn as
-  // the egress before them sent them (edge_share.h, SlotSplit).
-  SlotSplit within(std::size_t e) {
-    return [this, e](std::size_t lo, std::size_t hi, double capacity, std::vector<double>& out) {
-      std::vector<Member> m;
-      for (std::size_t k = lo; k < hi; ++k)
-        m.push_back({at_edge_[e][k].flow, at_edge_[e][k].hop, users_[k].demand, users_[k].cost});
-      split_upstream(m, capacity, out);
-    };
-  }
-
-  // Flows (at hop `hop` of their paths) that one requester's queue holds split its share
-  // `capacity` (wire bytes per ns; out in wire bytes per ns, in m's order) in the mix the
-  // egress before them sent them: that egress's arbitration, recursively while they still
-  // arrived there together. Flows that start here (an engine's or a completer's) split it
-  // round robin.
-  void split_upstream(const std::vector<Member>& m, double capacity, std::vector<double>& out) {
-    const auto prev = [&](const Member& x) -> const Hop& {
-      return flows_[static_cast<std::size_t>(x.flow)].path[static_cast<std::size_t>(x.hop - 1)];
-    };
-    bool merged = true;
-    for (const Member& x : m) merged = merged && x.hop > 0 && prev(x).edge == prev(m[0]).edge;
-    if (!merged) {
-      std::vector<Claim> c;
-      for (const Member& x : m) c.push_back({0, x.demand * x.cost, x.cost});
-      return divide(SharePolicy{}, c, capacity, out);
+  // Edge le's shares (next_share_) from this round's demands, and the bounds they set on
+  // their flows' other edges (next_bound_): what an entry could take there if it asked
+  // without bound, where it got all it asked (its demand did not bind); its share where it
+  // got less. Passing its share instead would echo its demand back and forth between two
+  // edges.
+  void divide_edge(int le) {
+    trees_.divide(tree_[le], left_[le], demand_, next_share_);
+    for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
+      const bool satisfied = next_share_[i] >= demand_[i] * (1 - kSatisfied);
+      next_bound_[i] = satisfied && shares_elsewhere(i) ? trees_.could_take(tree_[le], i) : next_share_[i];
     }
-    const std::size_t p = static_cast<std::size_t>(prev(m[0]).edge);
-    std::vector<std::size_t> order(m.size());
-    for (std::size_t i = 0; i < m.size(); ++i) order[i] = i;
-    auto key = [&](std::size_t i) {
-      return std::make_pair(vc(p, flows_[static_cast<std::size_t>(m[i].flow)]), prev(m[i]).slot);
-    };
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
-    std::vector<EdgeUser> users;
-    std::vector<Member> up;
-    for (std::size_t i : order) {
-      users.push_back({key(i).first, key(i).second, m[i].cost, m[i].demand});
-      up.push_back({m[i].flow, m[i].hop - 1, m[i].demand, m[i].cost});
+  }
+
+  // Whether entry i's flow has another fair entry (only then is i's bound read).
+  bool shares_elsewhere(int i) const {
+    const Entry& x = entries_[i];
+    for (int k = hop_entry_start_[x.flow]; k < hop_entry_start_[x.flow + 1]; ++k)
+      if (hop_entry_[k] >= 0 && hop_entry_[k] != i) return true;
+    return false;
+  }
+
+  // A flow's rate is its least share (or its cap). Its bottleneck is the edge (the lowest
+  // numbered) where that share held it back, not one that merely passed it on; a flow held
+  // to less than its cap where no share did (every share echoing a zero: the arbitration
+  // stops it) has the first edge of its path that would give it no more however much it
+  // asked.
+  void update_rates() {
+    for (std::size_t f = 0; f < flows_->size(); ++f) {
+      const int from = hop_entry_start_[f], to = hop_entry_start_[f + 1];
+      double r = flow(f).cap;
+      for (int k = from; k < to; ++k)
+        if (const int i = hop_entry_[k]; i >= 0) r = std::min(r, share_[i]);
+      result_.rate[f] = r;
+      int b = -1;
+      for (int k = from; k < to; ++k) {
+        const int i = hop_entry_[k];
+        const int e = flow(f).path[k - from].edge;
+        if (i >= 0 && share_[i] <= r * (1 + kSatisfied) && share_[i] < demand_[i] * (1 - kSatisfied) && (b < 0 || e < b))
+          b = e;
+      }
+      for (int k = from; k < to && b < 0 && r < flow(f).cap * (1 - kSatisfied); ++k) {
+        const int i = hop_entry_[k];
+        if (i >= 0 && bound_[i] <= r * (1 + kSatisfied)) b = flow(f).path[k - from].edge;
+      }
+      result_.bottleneck[f] = b;
     }
-    std::vector<double> rate;
-    share_edge(arb_[p], capacity, users, rate, [&](std::size_t lo, std::size_t hi, double cap, std::vector<double>& o) {
-      split_upstream(std::vector<Member>(up.begin() + static_cast<long>(lo), up.begin() + static_cast<long>(hi)), cap, o);
-    });
-    out.assign(m.size(), 0.0);
-    for (std::size_t j = 0; j < order.size(); ++j) out[order[j]] = rate[j] * m[order[j]].cost;
-  }
-
-  // What entry k of edge e would get there if it asked without bound, the others asking
-  // what they ask: the bound it sets on its flow's other edges. An entry that got less than
-  // it asked gets the same (its demand did not bind); one that got all it asked may take
-  // more where the others leave room. Passing its share instead would echo its demand back
-  // and forth between two edges.
-  double could_take(std::size_t e, std::size_t k) {
-    users_[k].demand = kUnbounded;
-    share_edge(arb_[e], left_[e], users_, scratch_, within(e));
-    users_[k].demand = demand_[e][k];
-    return scratch_[k];
-  }
-
-  static double relative_change(double o, double n) {
-    if (o == n) return 0;
-    if (o == kUnbounded || n == kUnbounded) return 1;
-    return std::abs(n - o) / std::max(std::abs(n), std::abs(o));
   }
 
   // Every flow at rate 0: nothing would ever move (priorities that hold each other back).
   bool all_stopped() const {
-    return !flows_.empty() && std::all_of(rate_.begin(), rate_.end(), [](double r) { return r == 0; });
+    return !result_.rate.empty() &&
+           std::all_of(result_.rate.begin(), result_.rate.end(), [](double r) { return r == 0; });
   }
 
-  // A flow's rate is its least share (or its cap); its bottleneck the edge where that share
-  // held it back (it got less than it asked there), not one that merely passed it on.
-  void update_rates() {
-    bottleneck_.assign(flows_.size(), -1);
-    for (std::size_t f = 0; f < flows_.size(); ++f) {
-      double r = flows_[f].cap;
-      for (const Place& p : share_of_[f]) r = std::min(r, at(share_, p));
-      rate_[f] = r;
-      for (const Place& p : share_of_[f])
-        if (at(share_, p) <= r * (1 + kSatisfied) && at(share_, p) < at(demand_, p) * (1 - kSatisfied)) {
-          bottleneck_[f] = p.edge;
-          break;
-        }
+  void fall_back() {
+    std::vector<FlowSpec> flat;
+    for (const FlowSpec* f : *flows_) {
+      flat.push_back(*f);
+      for (Hop& h : flat.back().path)
+        if (!binds(h.edge)) h.weight = 0;
     }
+    result_.rate = max_min_rates(cap_, flat);
+    result_.bottleneck.assign(flat.size(), -1);
   }
 
   const std::vector<double>& cap_;
   const std::vector<EdgeArbitration>& arb_;
-  const std::vector<FlowSpec>& flows_;
-  std::vector<std::vector<Entry>> at_edge_;   // [edge] its fair entries
-  std::vector<std::vector<Place>> share_of_;  // [flow] where its entries sit
-  // [edge][k]: the entry's share, what it asked, and the bound it sets on its flow's other
-  // edges (its share, or unbounded where it got all it asked).
-  std::vector<std::vector<double>> share_, demand_, bound_, next_;
-  std::vector<double> rate_, left_;
-  std::vector<int> bottleneck_;
-  std::vector<EdgeUser> users_;
-  std::vector<double> scratch_;
+  const std::vector<const FlowSpec*>* flows_ = nullptr;
+  const std::vector<char>* binds_ = nullptr;
+  std::vector<int> local_;  // [global edge] its local index in this solve, -1
+  std::vector<int> edges_;  // [local edge] global edge
+  std::vector<Entry> entries_;
+  std::vector<DivisionTrees::Leaf> leaves_;  // [entry] as the trees take it
+  DivisionTrees trees_;
+  std::vector<int> edge_start_, tree_;  // [local edge] its first entry (+ an end), its tree
+  std::vector<int> hop_entry_start_, hop_entry_;  // [flow's first + hop] its entry there, -1
+  // [entry]: share, bound (its could-take where it got all it asked), demand, and this
+  // round's share and bound.
+  std::vector<double> share_, bound_, demand_, next_share_, next_bound_;
+  std::vector<double> left_;  // [local edge]
+  std::vector<char> dirty_;                  // [local edge] divides this round
+  ArbitratedRates result_;
 };
 
-}  // namespace
+ArbitratedSolver::ArbitratedSolver(const std::vector<double>& capacity, const std::vector<EdgeArbitration>& arb)
+    : impl_(std::make_unique<Impl>(capacity, arb)) {}
+ArbitratedSolver::~ArbitratedSolver() = default;
+
+const ArbitratedRates& ArbitratedSolver::solve(const std::vector<const FlowSpec*>& flows,
+                                               const std::vector<char>* binds) {
+  return impl_->solve(flows, binds);
+}
 
 ArbitratedRates arbitrated_rates(const std::vector<double>& capacity, const std::vector<EdgeArbitration>& arb,
                                  const std::vector<FlowSpec>& flows) {
-  check(capacity, arb, flows);
-  ArbitratedRates r = Solver(capacity, arb, flows).solve();
-  if (!r.converged) {
-    r.rate = max_min_rates(capacity, flows);
-    r.bottleneck.assign(flows.size(), -1);
+  if (arb.size() != capacity.size()) throw std::invalid_argument("arbitrated_rates: one arbitration per edge needed");
+  for (double c : capacity)
+    if (!(c > 0)) throw std::invalid_argument("arbitrated_rates: edge capacity must be > 0");
+  std::vector<const FlowSpec*> view;
+  for (const FlowSpec& f : flows) {
+    check_flow(f, capacity.size());
+    view.push_back(&f);
   }
-  return r;
+  ArbitratedSolver s(capacity, arb);
+  return s.solve(view, nullptr);
 }
 
 }  // namespace arbsim::flow

@@ -17,6 +17,7 @@
 // the other back), the rates fall back to flat max-min (max_min.h) and the result says it
 // did not converge, for the caller to report. Plain C++.
 #pragma once
+#include <memory>
 #include <vector>
 #include "models/flow/edge_share.h"
 #include "models/flow/max_min.h"
@@ -25,9 +26,34 @@ namespace arbsim::flow {
 
 struct ArbitratedRates {
   std::vector<double> rate;  // per flow, payload bytes per ns (kUnbounded: nothing bounds it)
-  std::vector<int> bottleneck;  // per flow, the edge that limits it; -1: its cap, or nothing
-  int rounds = 0;         // Jacobi rounds over every edge
+  // Per flow, the edge that limits it: where its share held it back (it got less than it
+  // asked), or for a flow the arbitration stops (rate 0), the first edge of its path that
+  // gives it nothing however much it asks; -1: its cap, or nothing.
+  std::vector<int> bottleneck;
+  int rounds = 0;         // Jacobi rounds (each over the edges whose inputs changed)
   bool converged = true;  // false: the rates are flat max-min's (see above)
+};
+
+// The solver, kept between computations: the flow mode recomputes rates on every start and
+// end of a flow, for the flows a change can affect (flow_scheduler.h), so its working
+// arrays are reused and its work is confined to the edges those flows cross (a
+// computation costs the component, not the platform). It reads `capacity` and
+// `arbitration` (one per edge) at each solve: runtime changes of TC/VC maps and weights
+// apply at the next.
+class ArbitratedSolver {
+ public:
+  ArbitratedSolver(const std::vector<double>& capacity, const std::vector<EdgeArbitration>& arbitration);
+  ~ArbitratedSolver();
+  ArbitratedSolver(const ArbitratedSolver&) = delete;
+  ArbitratedSolver& operator=(const ArbitratedSolver&) = delete;
+  // The rates of `flows` (valid specs: see arbitrated_rates()); a hop on an edge e with
+  // (*binds)[e] == 0 weighs nothing there (an edge that cannot bind: flow_scheduler.h).
+  // The result stays valid until the next solve.
+  const ArbitratedRates& solve(const std::vector<const FlowSpec*>& flows, const std::vector<char>* binds = nullptr);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // `arb[e]` is edge e's arbitration (arb.size() == capacity.size()); hops' `vc` comes from
@@ -36,5 +62,7 @@ struct ArbitratedRates {
 // max_min_rates() refuses or a size mismatch.
 ArbitratedRates arbitrated_rates(const std::vector<double>& capacity, const std::vector<EdgeArbitration>& arb,
                                  const std::vector<FlowSpec>& flows);
+// The checks arbitrated_rates() makes of one flow (the scheduler makes them once, on add).
+void check_flow(const FlowSpec& f, std::size_t edges);
 
 }  // namespace arbsim::flow

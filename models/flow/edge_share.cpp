@@ -1,6 +1,6 @@
 #include "models/flow/edge_share.h"
 #include <algorithm>
-#include <memory>
+#include <limits>
 #include <numeric>
 
 namespace arbsim::flow {
@@ -64,6 +64,60 @@ void divide_unguarded(const SharePolicy& policy, const std::vector<Claim>& claim
 
 }  // namespace
 
+namespace {
+
+// A starvation guard with threshold x around an arbiter: a child that requested x turns
+// without a grant is granted next (models/pcie/arbiters/starvation_guard.h). In the steady
+// state every child the arbiter would starve gets one turn in x + 1 (with several starved,
+// their forced turns count among each other's x: worked through for three requesters in
+// docs/architecture.md), so each waiting child is floored at phi = G / (x + 1) turns, G
+// being the egress's turns per ns, and the arbiter divides what the floors leave; with more
+// children waiting than x + 1, every one gets G / n (round robin). Turns are a claim's units
+// (demand / cost): TLPs for the arbitrated rates, so a child of small TLPs (MRds) gets as
+// many turns as one of large TLPs, not as many bytes. Found as the largest phi with
+// (x + 1) phi <= G(phi), by bisection.
+void divide_guarded(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity,
+                    std::vector<double>& out) {
+  thread_local std::vector<Claim> rest;  // not reentrant (see strict())
+  thread_local std::vector<double> more, floors;
+  const std::size_t n = claims.size();
+  // At floor phi: each child's turns (out, in capacity units) and their sum G; -1 when the
+  // floors alone need more than the capacity.
+  const auto turns_at = [&](double phi, std::vector<double>& result) {
+    rest = claims;
+    floors.assign(n, 0.0);
+    double left = capacity;
+    for (std::size_t i = 0; i < n; ++i) {
+      floors[i] = std::min(claims[i].demand / claims[i].cost, phi);
+      left -= floors[i] * claims[i].cost;
+      rest[i].demand = claims[i].demand - floors[i] * claims[i].cost;  // an unbounded demand stays unbounded
+    }
+    if (left < -capacity * 1e-12) return -1.0;
+    more.assign(n, 0.0);
+    divide_unguarded(policy, rest, std::max(0.0, left), more);
+    result.assign(n, 0.0);
+    double g = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      result[i] = floors[i] * claims[i].cost + more[i];
+      g += result[i] / claims[i].cost;
+    }
+    return g;
+  };
+  double least_cost = std::numeric_limits<double>::infinity();
+  for (const Claim& c : claims) least_cost = std::min(least_cost, c.cost);
+  double lo = 0, hi = capacity / least_cost;
+  std::vector<double> trial;
+  for (int k = 0; k < 80 && hi - lo > hi * 1e-16; ++k) {
+    const double mid = (lo + hi) / 2;
+    const double g = turns_at(mid, trial);
+    if (g >= 0 && (policy.guard + 1) * mid <= g) lo = mid;
+    else hi = mid;
+  }
+  turns_at(lo, out);
+}
+
+}  // namespace
+
 void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
   out.assign(claims.size(), 0.0);
   if (claims.size() == 1) {  // alone: all it asks, up to the capacity, under every arbiter
@@ -71,106 +125,7 @@ void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double 
     return;
   }
   if (policy.guard <= 0) return divide_unguarded(policy, claims, capacity, out);
-  // The guard's floor: 1 turn in x + 1 for each child that waits, at most an even split.
-  const double floor = capacity * std::min(1.0 / (policy.guard + 1), 1.0 / static_cast<double>(claims.size()));
-  thread_local std::vector<Claim> rest;  // not reentrant (see strict())
-  thread_local std::vector<double> more;
-  rest = claims;
-  double left = capacity;
-  for (std::size_t i = 0; i < claims.size(); ++i) {
-    out[i] = std::min(claims[i].demand, floor);
-    rest[i].demand = claims[i].demand - out[i];  // an unbounded demand stays unbounded
-    left -= out[i];
-  }
-  more.assign(claims.size(), 0.0);
-  divide_unguarded(policy, rest, std::max(0.0, left), more);
-  for (std::size_t i = 0; i < claims.size(); ++i) out[i] += more[i];
-}
-
-namespace {
-
-// Users [lo, hi) grouped by `key`: one claim per group (demand summed, cost averaged).
-template <class Key>
-void group(const std::vector<EdgeUser>& users, std::size_t lo, std::size_t hi, Key key,
-           std::vector<Claim>& claims, std::vector<std::size_t>& starts) {
-  claims.clear();
-  starts.clear();
-  for (std::size_t u = lo; u < hi; ++u) {
-    if (starts.empty() || key(users[u]) != claims.back().index) {
-      starts.push_back(u);
-      claims.push_back({key(users[u]), 0.0, 0.0});
-    }
-    Claim& c = claims.back();
-    c.demand += users[u].demand * users[u].cost;
-    c.cost += users[u].cost;
-  }
-  starts.push_back(hi);
-  for (std::size_t g = 0; g < claims.size(); ++g) claims[g].cost /= static_cast<double>(starts[g + 1] - starts[g]);
-}
-
-}  // namespace
-
-namespace {
-
-// share_edge()'s working vectors, one set per nesting level (a SlotSplit may share another
-// edge inside it), kept between calls: rates are recomputed on every event.
-struct Scratch {
-  std::vector<Claim> vcs, slots, flows;
-  std::vector<std::size_t> vc_start, slot_start;
-  std::vector<double> vc_share, slot_share, flow_share;
-};
-
-class ScratchLevel {
- public:
-  ScratchLevel() {
-    if (pool().size() <= depth()) pool().push_back(std::make_unique<Scratch>());
-    s_ = pool()[depth()++].get();
-  }
-  ~ScratchLevel() { --depth(); }
-  ScratchLevel(const ScratchLevel&) = delete;
-  ScratchLevel& operator=(const ScratchLevel&) = delete;
-  Scratch& operator*() { return *s_; }
-
- private:
-  static std::vector<std::unique_ptr<Scratch>>& pool() {
-    thread_local std::vector<std::unique_ptr<Scratch>> p;
-    return p;
-  }
-  static std::size_t& depth() {
-    thread_local std::size_t d = 0;
-    return d;
-  }
-  Scratch* s_;
-};
-
-}  // namespace
-
-void share_edge(const EdgeArbitration& arb, double capacity, const std::vector<EdgeUser>& users,
-                std::vector<double>& out, const SlotSplit& within) {
-  out.assign(users.size(), 0.0);
-  if (users.size() == 1) {  // alone on the edge: all it asks, up to the capacity
-    out[0] = std::min(users[0].demand * users[0].cost, capacity) / users[0].cost;
-    return;
-  }
-  ScratchLevel level;
-  Scratch& w = *level;
-  group(users, 0, users.size(), [](const EdgeUser& u) { return u.vc; }, w.vcs, w.vc_start);
-  divide(arb.vc, w.vcs, capacity, w.vc_share);
-  for (std::size_t v = 0; v < w.vcs.size(); ++v) {
-    group(users, w.vc_start[v], w.vc_start[v + 1], [](const EdgeUser& u) { return u.slot; }, w.slots, w.slot_start);
-    divide(arb.port, w.slots, w.vc_share[v], w.slot_share);
-    for (std::size_t s = 0; s < w.slots.size(); ++s) {
-      const std::size_t lo = w.slot_start[s], hi = w.slot_start[s + 1];
-      if (hi - lo > 1 && within) {
-        within(lo, hi, w.slot_share[s], w.flow_share);
-      } else {
-        w.flows.clear();
-        for (std::size_t u = lo; u < hi; ++u) w.flows.push_back({0, users[u].demand * users[u].cost, users[u].cost});
-        divide(SharePolicy{}, w.flows, w.slot_share[s], w.flow_share);
-      }
-      for (std::size_t u = lo; u < hi; ++u) out[u] = w.flow_share[u - lo] / users[u].cost;
-    }
-  }
+  divide_guarded(policy, claims, capacity, out);
 }
 
 }  // namespace arbsim::flow

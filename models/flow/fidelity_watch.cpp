@@ -3,45 +3,101 @@
 
 namespace arbsim::flow {
 
-namespace {
-
-// Where `edge` sits in `path`, or -1.
-int position(const std::vector<int>& path, int edge) {
-  const auto it = std::find(path.begin(), path.end(), edge);
-  return it == path.end() ? -1 : static_cast<int>(it - path.begin());
+void FidelityWatch::add(int id, const WatchFlow& f) {
+  flows_[id] = Watched{f, {}, false};
+  index(id, f, true);
+  mark(id);
+  touch_held_on(f, id);
 }
 
-}  // namespace
+void FidelityWatch::remove(int id) {
+  const auto it = flows_.find(id);
+  if (it == flows_.end()) return;
+  for (const Key& k : it->second.causes) count(k, -1);
+  const WatchFlow f = it->second.flow;
+  index(id, f, false);
+  flows_.erase(it);
+  touch_held_on(f, id);
+}
 
-void FidelityWatch::look(double now_ns, const std::vector<WatchFlow>& flows, const VcOf& vc_of) {
-  for (const Key& k : active_) seen_[k].total_ns += now_ns - last_ns_;
-  active_.clear();
-  last_ns_ = now_ns;
-  index(flows);
-  for (std::size_t i = 0; i < flows.size(); ++i) {
-    const WatchFlow& f = flows[i];
-    if (f.bottleneck < 0) continue;
-    const int at = position(*f.data_path, f.bottleneck);
-    // Held back at its first hop, a flow waits in its own engine: no shared buffer fills.
-    if (at >= 1) holding_back(i, static_cast<std::size_t>(at), flows, vc_of);
-  }
+void FidelityWatch::set_bottleneck(int id, int edge) {
+  Watched& w = flows_.at(id);
+  if (w.flow.bottleneck == edge) return;
+  w.flow.bottleneck = edge;
+  mark(id);
+}
+
+void FidelityWatch::remap() {
+  for (auto& [id, w] : flows_) mark(id);
+}
+
+void FidelityWatch::mark(int id) {
+  Watched& w = flows_.at(id);
+  if (w.dirty) return;
+  w.dirty = true;
+  dirty_.push_back(id);
 }
 
 // by_edge_[e]: every (flow, position, request?) crossing edge e, so that a held flow meets
-// only the flows of its own links (a look costs the flows' hops, not their pairs).
-void FidelityWatch::index(const std::vector<WatchFlow>& flows) {
-  by_edge_.resize(edges_.size());
-  for (auto& v : by_edge_) v.clear();
-  for (std::size_t i = 0; i < flows.size(); ++i) {
-    for (std::size_t p = 0; p < flows[i].data_path->size(); ++p)
-      by_edge_[static_cast<std::size_t>((*flows[i].data_path)[p])].push_back({i, p, false});
-    if (flows[i].request_path)
-      for (std::size_t p = 0; p < flows[i].request_path->size(); ++p)
-        by_edge_[static_cast<std::size_t>((*flows[i].request_path)[p])].push_back({i, p, true});
-  }
+// only the flows of its own links.
+void FidelityWatch::index(int id, const WatchFlow& f, bool add) {
+  const auto walk = [&](const std::vector<int>* path, bool request) {
+    if (!path) return;
+    for (std::size_t p = 0; p < path->size(); ++p) {
+      std::vector<Crossing>& on = by_edge_[static_cast<std::size_t>((*path)[p])];
+      if (add) {
+        on.push_back({id, static_cast<int>(p), request});
+      } else {
+        on.erase(std::find_if(on.begin(), on.end(),
+                              [&](const Crossing& c) { return c.id == id && c.request == request && c.pos == static_cast<int>(p); }));
+      }
+    }
+  };
+  walk(f.data_path, false);
+  walk(f.request_path, true);
 }
 
-// Flow `fi` is held back at egress data_path[at]: its TLPs queue in the receiver of the link
+// A flow that starts or ends on a link changes what a flow held beyond it causes there.
+void FidelityWatch::touch_held_on(const WatchFlow& f, int except) {
+  const auto walk = [&](const std::vector<int>* path) {
+    if (!path) return;
+    for (int e : *path)
+      for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
+        if (c.id != except && flows_.at(c.id).flow.bottleneck >= 0) mark(c.id);
+  };
+  walk(f.data_path);
+  walk(f.request_path);
+}
+
+void FidelityWatch::look(double now_ns) {
+  now_ = now_ns;
+  for (int id : dirty_) {
+    const auto it = flows_.find(id);
+    if (it != flows_.end() && it->second.dirty) examine(id, it->second);
+  }
+  dirty_.clear();
+}
+
+// The sightings flow `id` causes now; counted in before the old ones are counted out, so
+// one that goes on is not cut in two.
+void FidelityWatch::examine(int id, Watched& w) {
+  w.dirty = false;
+  std::vector<Key> causes;
+  if (w.flow.bottleneck >= 0) {
+    const std::vector<int>& path = *w.flow.data_path;
+    const auto at = std::find(path.begin(), path.end(), w.flow.bottleneck);
+    // Held back at its first hop, a flow waits in its own engine: no shared buffer fills.
+    if (at != path.end() && at != path.begin())
+      holding_back(id, w.flow, static_cast<std::size_t>(at - path.begin()), causes);
+  }
+  std::sort(causes.begin(), causes.end());
+  causes.erase(std::unique(causes.begin(), causes.end()), causes.end());
+  for (const Key& k : causes) count(k, +1);
+  for (const Key& k : w.causes) count(k, -1);
+  w.causes = std::move(causes);
+}
+
+// Flow f is held back at egress data_path[at]: its TLPs queue in the receiver of the link
 // before it. Each other flow on that link that leaves by another egress (or ends there),
 // its data or a read's requests, is affected as the header says; one that leaves by the
 // same egress is arbitrated there, as the fluid has it. Where that link's credits for f's
@@ -49,32 +105,45 @@ void FidelityWatch::index(const std::vector<WatchFlow>& flows) {
 // to the source or to a link with infinite credits. A read's completions never overdraw:
 // its tag window bounds what it has in flight, so once that many wait it sends no more
 // than it drains (flow_network.h).
-void FidelityWatch::holding_back(std::size_t fi, std::size_t at, const std::vector<WatchFlow>& flows,
-                                 const VcOf& vc_of) {
-  const WatchFlow& f = flows[fi];
+void FidelityWatch::holding_back(int id, const WatchFlow& f, std::size_t at, std::vector<Key>& out) const {
   const std::vector<int>& path = *f.data_path;
   for (std::size_t j = at; j-- > 0;) {
-    const int in = path[j], out = path[j + 1];
+    const int in = path[j], next = path[j + 1];
     const WatchEdge& e = edges_[static_cast<std::size_t>(in)];
     const bool credits = f.completions ? e.finite_completion : e.finite_posted;
-    const int vc = vc_of(in, f.tc);
+    const int vc = vc_of_(in, f.tc);
     for (const Crossing& c : by_edge_[static_cast<std::size_t>(in)]) {
-      const WatchFlow& g = flows[c.flow];
+      if (c.id == id) continue;
+      const WatchFlow& g = flows_.at(c.id).flow;
       const std::vector<int>& gp = c.request ? *g.request_path : *g.data_path;
-      if (c.flow == fi || (c.pos + 1 < gp.size() && gp[c.pos + 1] == out)) continue;
-      const bool same_vc = vc_of(in, g.tc) == vc;
-      if (e.fifo_ingress && same_vc) note(Unrepresented::HeadOfLine, in, out);
-      if (credits && same_vc) note(Unrepresented::Backpressure, in, out);
-      if (!credits && !f.completions) note(Unrepresented::Overdraw, in, out);
+      if (static_cast<std::size_t>(c.pos) + 1 < gp.size() && gp[static_cast<std::size_t>(c.pos) + 1] == next) continue;
+      const bool same_vc = vc_of_(in, g.tc) == vc;
+      if (e.fifo_ingress && same_vc) out.emplace_back(Unrepresented::HeadOfLine, in, next);
+      if (credits && same_vc) out.emplace_back(Unrepresented::Backpressure, in, next);
+      if (!credits && !f.completions) out.emplace_back(Unrepresented::Overdraw, in, next);
     }
     if (!credits) break;
   }
 }
 
-void FidelityWatch::note(Unrepresented what, int in, int out) {
-  const Key key{what, in, out};
-  seen_.emplace(key, Sighting{last_ns_, 0});
-  if (std::find(active_.begin(), active_.end(), key) == active_.end()) active_.push_back(key);
+// A sighting holds while some flow causes it: from the first to the last, its time counts.
+void FidelityWatch::count(const Key& k, int delta) {
+  auto& [causes, since] = active_[k];
+  if (causes == 0) {
+    since = now_;
+    seen_.emplace(k, Sighting{now_, 0});
+  }
+  causes += delta;
+  if (causes == 0) {
+    seen_[k].total_ns += now_ - since;
+    active_.erase(k);
+  }
+}
+
+void FidelityWatch::finish(double now_ns) {
+  now_ = now_ns;
+  for (const auto& [k, a] : active_) seen_[k].total_ns += now_ - a.second;
+  active_.clear();
 }
 
 }  // namespace arbsim::flow

@@ -14,12 +14,17 @@
 //   others get less of the link than the fluid gives them (a read's tag window stops it).
 //
 // Each sighting is keyed by (what, the link the queue builds behind, the egress that holds
-// the flow back) and keeps when it was first seen and for how long it held in all. Plain C++.
+// the flow back) and keeps when it was first seen and for how long it held in all.
+//
+// Incremental (issue 12: an event costs what it can affect): each flow keeps the sightings
+// it causes; a look re-examines only the flows whose bottleneck changed and the held flows
+// on the links of a flow that started or ended. Plain C++.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace arbsim::flow {
@@ -31,7 +36,7 @@ struct WatchEdge {
 
 // One running flow: its data path (edges in order), a read's request path (its MRds queue
 // with the rest), its TC, whether its data are completions (a read) and the edge that
-// limits its rate (-1: none).
+// limits its rate (-1: none). The paths must outlive the flow's time in the watch.
 struct WatchFlow {
   const std::vector<int>* data_path = nullptr;
   const std::vector<int>* request_path = nullptr;  // may be null or empty
@@ -51,26 +56,44 @@ class FidelityWatch {
   using Key = std::tuple<Unrepresented, int, int>;  // (what, link in, egress that holds back)
   using VcOf = std::function<int(int edge, int tc)>;
 
-  explicit FidelityWatch(std::vector<WatchEdge> edges) : edges_(std::move(edges)) {}
-  // The flows as they run from `now_ns` on; the conditions seen at the previous look held
-  // until now.
-  void look(double now_ns, const std::vector<WatchFlow>& flows, const VcOf& vc_of);
-  void finish(double now_ns) { look(now_ns, {}, nullptr); }
+  explicit FidelityWatch(std::vector<WatchEdge> edges, VcOf vc_of)
+      : edges_(std::move(edges)), vc_of_(std::move(vc_of)), by_edge_(edges_.size()) {}
+  // A flow starts (`id` unique among running flows), ends, or its bottleneck changes. What
+  // follows is seen at the next look().
+  void add(int id, const WatchFlow& f);
+  void remove(int id);
+  void set_bottleneck(int id, int edge);
+  void remap();  // TC/VC maps changed: every flow is examined again
+  // The conditions as they hold from `now_ns` on (those seen before held until now).
+  void look(double now_ns);
+  void finish(double now_ns);
   const std::map<Key, Sighting>& sightings() const { return seen_; }
 
  private:
   struct Crossing {
-    std::size_t flow, pos;  // flows[flow] crosses the edge at position pos of its path
-    bool request;           // of its request path (else its data path)
+    int id, pos;   // flow `id` crosses the edge at position pos of its path
+    bool request;  // of its request path (else its data path)
   };
-  void index(const std::vector<WatchFlow>& flows);
-  void holding_back(std::size_t fi, std::size_t at, const std::vector<WatchFlow>& flows, const VcOf& vc_of);
-  void note(Unrepresented what, int in, int out);
+  struct Watched {
+    WatchFlow flow;
+    std::vector<Key> causes;  // the sightings it makes now
+    bool dirty = false;
+  };
+  void index(int id, const WatchFlow& f, bool add);
+  void touch_held_on(const WatchFlow& f, int except);
+  void mark(int id);
+  void examine(int id, Watched& w);
+  void holding_back(int id, const WatchFlow& f, std::size_t at, std::vector<Key>& out) const;
+  void count(const Key& k, int delta);
+
   std::vector<WatchEdge> edges_;
-  std::map<Key, Sighting> seen_;
-  std::vector<Key> active_;  // held since the last look
+  VcOf vc_of_;
   std::vector<std::vector<Crossing>> by_edge_;
-  double last_ns_ = 0;
+  std::unordered_map<int, Watched> flows_;
+  std::vector<int> dirty_;
+  std::map<Key, Sighting> seen_;
+  std::map<Key, std::pair<int, double>> active_;  // flows causing it, since when
+  double now_ = 0;
 };
 
 }  // namespace arbsim::flow

@@ -23,7 +23,7 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
       net_(std::move(net)),
       params_(p),
       sched_(net_.capacities(), std::move(arbitration)),
-      watch_(watch),
+      watch_(watch, [this](int edge, int tc) { return vcs_[static_cast<std::size_t>(edge)].tc_to_vc[static_cast<std::size_t>(tc)]; }),
       watching_(!watch.empty()),
       vcs_(std::move(vcs)),
       node_of_endpoint_(std::move(node_of_endpoint)),
@@ -36,6 +36,9 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
   dont_initialize();
   SC_METHOD(deliver);
   sensitive << due_event_;
+  dont_initialize();
+  SC_METHOD(settle);
+  sensitive << settle_event_;
   dont_initialize();
 }
 
@@ -53,31 +56,42 @@ void FlowFabric::start(Copy c) {
   const double volume = static_cast<double>(c.spec.bytes);
   m.copy = std::move(c);
   const int id = sched_.add(now_ns(), volume, m.plan.flow);
-  moving_.emplace(id, std::move(m));
-  rates_changed();
+  const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
+  flow_of_transfer_[moved.copy.transfer] = id;
+  if (watching_)
+    watch_.add(id, {&moved.plan.data_path, &moved.plan.request_path, moved.copy.tc, moved.copy.spec.read, -1});
+  settle_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void FlowFabric::settle() { rates_changed(); }
+
+// The watch hears of the bottlenecks the recomputation set, and looks.
 void FlowFabric::rates_changed() {
   if (watching_) {
-    watched_.clear();
-    for (const auto& [id, m] : moving_)
-      watched_.push_back({&m.plan.data_path, &m.plan.request_path, m.copy.tc, m.copy.spec.read,
-                          sched_.running(id) ? sched_.bottleneck(id) : -1});
-    watch_.look(now_ns(), watched_, [this](int edge, int tc) { return vcs_[static_cast<std::size_t>(edge)].tc_to_vc[static_cast<std::size_t>(tc)]; });
+    bool all = false;
+    const std::vector<int> ids = sched_.take_recomputed(&all);
+    if (all) {
+      for (const auto& [id, m] : moving_)
+        if (sched_.running(id)) watch_.set_bottleneck(id, sched_.bottleneck(id));
+    } else {
+      for (int id : ids)
+        if (sched_.running(id)) watch_.set_bottleneck(id, sched_.bottleneck(id));
+    }
+    watch_.look(now_ns());
   }
   schedule();
 }
 
 uint64_t FlowFabric::sent_bytes(uint64_t transfer) const {
-  for (const auto& [id, m] : moving_)
-    if (m.copy.transfer == transfer && sched_.running(id)) {
-      const double moved = sched_.sent(id) + sched_.rate(id) * std::max(0.0, now_ns() - sched_.now_ns());
-      return static_cast<uint64_t>(std::min(moved, static_cast<double>(m.copy.spec.bytes)));
-    }
-  return 0;
+  const auto it = flow_of_transfer_.find(transfer);
+  if (it == flow_of_transfer_.end() || !sched_.running(it->second)) return 0;
+  const double moved = sched_.sent_at(it->second, now_ns());
+  return static_cast<uint64_t>(std::min(moved, static_cast<double>(moving_.at(it->second).copy.spec.bytes)));
 }
 
+// A wake-up at the next finish replaces any earlier one (a new flow can move it later).
 void FlowFabric::schedule() {
+  wake_event_.cancel();
   const double next = sched_.next_finish_ns();
   if (next == flow::kUnbounded) return;
   // Rounded up to the kernel's 1 ps, less a hair for the rounding of next itself.
@@ -88,16 +102,18 @@ void FlowFabric::wake() {
   guard_progress(wake_guard_, *this);
   const std::vector<int> done = sched_.advance(now_ns());
   for (std::size_t k = 0; k < done.size(); ++k) {
+    if (watching_) watch_.remove(done[k]);
     auto it = moving_.find(done[k]);
     Moving m = std::move(it->second);
     moving_.erase(it);
+    flow_of_transfer_.erase(m.copy.transfer);
     account(m, 1.0);
     const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(tail_ns(m.plan, sched_.finished_rates()[k]) * 1000.0));
     due_.emplace(at, Due{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read});
     due_event_.notify(after_ps(at));
     if (m.copy.sent) m.copy.sent();
   }
-  if (!done.empty()) rates_changed();
+  if (!done.empty()) settle_event_.notify(sc_core::SC_ZERO_TIME);
   else schedule();
 }
 
@@ -149,6 +165,7 @@ void FlowFabric::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
     sched_.set_tc_map(now_ns(), static_cast<int>(e), vcs_[e].tc_to_vc);
   }
   sched_.reshare(now_ns());
+  if (watching_) watch_.remap();
   rates_changed();
 }
 

@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <vector>
 #include <systemc>
 #include "models/common/copy_executor.h"
@@ -80,8 +81,11 @@ class FlowFabric : public sc_core::sc_module {
   };
   void wake();     // SC_METHOD: flows that have sent their data
   void deliver();  // SC_METHOD: copies whose fixed latency has passed
+  // SC_METHOD, a delta cycle after starts and ends: the rates are recomputed once for all
+  // of them (flow_scheduler.h), the fidelity watch looks, the wake-up is rescheduled.
+  void settle();
   void schedule();
-  void rates_changed();  // the fidelity watch looks, the wake-up is rescheduled
+  void rates_changed();
   void account(const Moving& m, double fraction);
   void account_moving(double at_ns);
   void take_away_warmup();
@@ -93,7 +97,6 @@ class FlowFabric : public sc_core::sc_module {
   flow::Scheduler sched_;
   flow::FidelityWatch watch_;
   bool watching_ = false;
-  std::vector<flow::WatchFlow> watched_;  // reused by rates_changed()
   std::vector<FlowEdgeVcs> vcs_;
   std::vector<int> node_of_endpoint_;
   std::vector<EgressStats> stats_;
@@ -103,8 +106,9 @@ class FlowFabric : public sc_core::sc_module {
   mutable uint64_t busy_read_at_ = 0;
   TransferTracker& tracker_;
   std::map<int, Moving> moving_;       // by scheduler flow id
+  std::unordered_map<uint64_t, int> flow_of_transfer_;  // the moving copies' scheduler ids
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order
-  sc_core::sc_event wake_event_, due_event_;
+  sc_core::sc_event wake_event_, due_event_, settle_event_;
   ProgressGuard wake_guard_, deliver_guard_;
 };
 

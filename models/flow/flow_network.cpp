@@ -40,12 +40,19 @@ double tag_window_cap(const Network& n, const FabricParams& p, const TransferSpe
 void add_request_hops(const Network& n, const FabricParams& p, const TransferSpec& t, TransferPlan& plan) {
   const uint64_t bytes = std::max<uint64_t>(1, t.bytes);
   const uint64_t mrds = (bytes + p.mrrs - 1) / p.mrrs;
-  for (int e : plan.request_path) {
-    // One MRd (no payload) per MRRS bytes of data; a raw link charges it nothing. A
-    // port with an MRd waiting gets the next round-robin turn, so requests go ahead of
-    // the fair share (max_min.h).
+  for (std::size_t k = 0; k < plan.request_path.size(); ++k) {
+    const int e = plan.request_path[k];
+    // One MRd (no payload) per MRRS bytes of data; a raw link charges it nothing. Flat
+    // max-min serves requests ahead of the fair share (max_min.h); the arbitrated rates
+    // arbitrate them TLP by TLP like any other (arbitrated_rates.h).
     const double w = static_cast<double>(n.edge(e).overhead[idx(TlpType::MRd)] * mrds) / static_cast<double>(bytes);
-    if (w > 0) plan.flow.path.push_back({e, w, true});
+    if (w <= 0) continue;
+    Hop h{e, w, true};
+    h.tlp = p.mrrs;
+    // The MRd leaves the requester's engine, then arrives through each node's port.
+    h.slot = k > 0 ? n.edge(plan.request_path[k - 1]).to_port : t.first_slot;
+    h.starts = k == 0;
+    plan.flow.path.push_back(h);
   }
 }
 
@@ -68,6 +75,7 @@ int Network::add_node(const Node& n) {
 }
 
 int Network::add_edge(const Edge& e) {
+  paths_.clear();
   const int nodes = static_cast<int>(nodes_.size());
   if (e.from < 0 || e.from >= nodes || e.to < 0 || e.to >= nodes || !(e.bytes_per_ns > 0))
     throw std::invalid_argument("flow::Network: an edge needs two existing nodes and a rate > 0");
@@ -82,8 +90,15 @@ std::vector<double> Network::capacities() const {
   return c;
 }
 
+const std::vector<int>& Network::path(int from, int to) const {
+  const auto key = std::make_pair(from, to);
+  auto it = paths_.find(key);
+  if (it == paths_.end()) it = paths_.emplace(key, search(from, to)).first;
+  return it->second;
+}
+
 // Breadth-first search; `via[n]` is the edge that first reached node n.
-std::vector<int> Network::path(int from, int to) const {
+std::vector<int> Network::search(int from, int to) const {
   std::vector<int> via(nodes_.size(), -1);
   std::vector<char> seen(nodes_.size(), 0);
   std::deque<int> todo{from};
@@ -134,6 +149,7 @@ TransferPlan plan_transfer(const Network& n, const FabricParams& p, const Transf
     const int e = plan.data_path[k];
     Hop h{e, n.edge(e).weight(plan.data_type, tlp, t.bytes)};
     h.slot = k > 0 ? n.edge(plan.data_path[k - 1]).to_port : (t.read ? 0 : t.first_slot);
+    h.tlp = tlp;
     plan.flow.path.push_back(h);
   }
   const double first = transit_ns(n, plan.data_path, plan.data_type, static_cast<uint32_t>(plan.first_bytes));

@@ -6,6 +6,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 #include "models/flow/max_min.h"
 #include "models/pcie/tlp_types.h"
@@ -43,12 +45,16 @@ class Network {
   std::vector<double> capacities() const;
   // The edges from `from` to `to`: fewest hops, earliest-added edges first (on a tree, the
   // one path the packet model routes). Throws std::invalid_argument when there is none.
-  std::vector<int> path(int from, int to) const;
+  // Found once per pair (a copy starts on every event of the flow mode; the search walks
+  // the whole platform) and remembered.
+  const std::vector<int>& path(int from, int to) const;
 
  private:
+  std::vector<int> search(int from, int to) const;
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
   std::vector<std::vector<int>> out_;  // [node] edges leaving it
+  mutable std::map<std::pair<int, int>, std::vector<int>> paths_;
 };
 
 // Time from a TLP's grant at the first edge of `path` to its tail reaching the last node,

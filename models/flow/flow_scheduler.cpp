@@ -1,16 +1,13 @@
 #include "models/flow/flow_scheduler.h"
 #include <algorithm>
-#include <set>
-#include <stdexcept>
 
 namespace arbsim::flow {
 
 namespace {
 
-// A flow is done when what is left would take under 1 ps (the packet kernel's resolution,
-// to which the caller rounds event times) or is under a byte per GB of volume.
-bool exhausted(double left, double rate, double volume) {
-  return left <= rate * 1e-3 + volume * 1e-9;
+// A flow's bytes moved over `dt` at its rate, not beyond what it has left.
+double moved_over(double rate, double left, double dt) {
+  return rate == kUnbounded ? std::max(0.0, left) : rate * std::min(dt, std::max(0.0, left) / rate);
 }
 
 }  // namespace
@@ -18,184 +15,297 @@ bool exhausted(double left, double rate, double volume) {
 Scheduler::Scheduler(std::vector<double> capacity, std::vector<EdgeArbitration> arbitration)
     : capacity_(std::move(capacity)),
       arbitration_(std::move(arbitration)),
+      on_edge_(capacity_.size()),
       busy_(capacity_.size(), 0.0),
-      on_edge_(capacity_.size()) {
+      solver_(capacity_, arbitration_),
+      binds_(capacity_.size(), 0),
+      seen_edge_(capacity_.size(), 0) {
   if (!arbitration_.empty() && arbitration_.size() != capacity_.size())
     throw std::invalid_argument("flow::Scheduler: one arbitration per edge needed");
+  for (double c : capacity_)
+    if (!(c > 0)) throw std::invalid_argument("flow::Scheduler: edge capacity must be > 0");
 }
 
-// A flow's bytes moved over `dt` at its rate, not beyond what it has left.
-static double moved_over(double rate, double left, double dt) {
-  return rate == kUnbounded ? std::max(0.0, left) : rate * std::min(dt, std::max(0.0, left) / rate);
-}
+Scheduler::Running& Scheduler::at(int id) { return slots_[static_cast<std::size_t>(slot_of_.at(id))]; }
+const Scheduler::Running& Scheduler::at(int id) const { return slots_[static_cast<std::size_t>(slot_of_.at(id))]; }
 
-void Scheduler::progress(double now_ns) {
+// Time moves on only once the rates of what happened before are settled: a start's rates
+// apply from its instant.
+void Scheduler::move_to(double now_ns) {
   if (now_ns < now_) throw std::invalid_argument("flow::Scheduler: time went backwards");
-  const double dt = now_ns - now_;
-  for (auto& [id, f] : flows_) {
-    if (f.rate == kUnbounded) {
-      f.left = 0;
-      continue;
-    }
-    const double moved = moved_over(f.rate, f.left, dt);
-    if (dt > 0 && f.left > 0) f.moved_at = f.rate;
-    for (const Hop& h : f.spec.path) busy_[h.edge] += moved * h.weight / capacity_[h.edge];
-    f.left -= f.rate * dt;
-  }
+  settle();
   now_ = now_ns;
 }
 
-double Scheduler::sent_at(int id, double now_ns) const {
-  const Running& f = flows_.at(id);
-  return f.volume - f.left + moved_over(f.rate, f.left, std::max(0.0, now_ns - now_));
+int Scheduler::add(double now_ns, double volume, FlowSpec spec) {
+  check_flow(spec, capacity_.size());
+  move_to(now_ns);
+  int slot;
+  if (free_.empty()) {
+    slot = static_cast<int>(slots_.size());
+    slots_.emplace_back();
+  } else {
+    slot = free_.back();
+    free_.pop_back();
+  }
+  Running& f = slots_[static_cast<std::size_t>(slot)];
+  f = Running{};
+  f.id = next_id_++;
+  f.volume = f.left = std::max(0.0, volume);
+  f.since = now_;
+  f.spec = std::move(spec);
+  f.most = f.spec.cap;
+  for (const Hop& h : f.spec.path) {
+    if (!h.ahead && h.weight > 0) f.most = std::min(f.most, capacity_[static_cast<std::size_t>(h.edge)] / h.weight);
+    on_edge_[static_cast<std::size_t>(h.edge)].push_back(slot);
+    pending_.push_back(h.edge);
+  }
+  slot_of_.emplace(f.id, slot);
+  keyed(slot);
+  return f.id;
 }
 
-std::vector<double> Scheduler::busy_ns_at(double now_ns) const {
-  std::vector<double> busy = busy_;
-  const double dt = std::max(0.0, now_ns - now_);
-  for (const auto& [id, f] : flows_) {
-    if (f.rate == kUnbounded) continue;  // progress() counts no busy time for those either
-    const double moved = moved_over(f.rate, f.left, dt);
-    for (const Hop& h : f.spec.path) busy[h.edge] += moved * h.weight / capacity_[h.edge];
+std::vector<int> Scheduler::advance(double now_ns) {
+  move_to(now_ns);
+  std::vector<int> done;
+  while (!done_.empty() && done_.top_key() <= now_) {
+    done.push_back(done_.top());
+    done_.erase(done_.top());
+  }
+  std::sort(done.begin(), done.end(), [&](int a, int b) { return slots_[a].id < slots_[b].id; });
+  finished_rates_.clear();
+  std::vector<int> ids;
+  for (int slot : done) {
+    Running& f = slots_[static_cast<std::size_t>(slot)];
+    rebase(f, now_);
+    finished_rates_.push_back(f.moved_at >= 0 ? f.moved_at : f.rate);
+    ids.push_back(f.id);
+    retire(slot);
+  }
+  return ids;
+}
+
+void Scheduler::retire(int slot) {
+  Running& f = slots_[static_cast<std::size_t>(slot)];
+  for (const Hop& h : f.spec.path) {
+    std::vector<int>& on = on_edge_[static_cast<std::size_t>(h.edge)];
+    on.erase(std::find(on.begin(), on.end(), slot));
+    pending_.push_back(h.edge);
+  }
+  finish_.erase(slot);
+  done_.erase(slot);
+  slot_of_.erase(f.id);
+  f.id = -1;
+  f.spec.path.clear();
+  free_.push_back(slot);
+}
+
+double Scheduler::next_finish_ns() const {
+  settle();
+  return finish_.empty() ? kUnbounded : std::max(now_, finish_.top_key());
+}
+
+double Scheduler::rate(int id) const {
+  settle();
+  return at(id).rate;
+}
+
+int Scheduler::bottleneck(int id) const {
+  settle();
+  return at(id).bottleneck;
+}
+
+std::vector<int> Scheduler::take_recomputed(bool* all) {
+  settle();
+  *all = recomputed_all_;
+  recomputed_all_ = false;
+  std::vector<int> ids;
+  ids.swap(recomputed_);
+  return ids;
+}
+
+double Scheduler::sent_at(int id, double now_ns) const {
+  settle();
+  const Running& f = at(id);
+  return f.volume - f.left + moved_over(f.rate, f.left, std::max(0.0, now_ns - f.since));
+}
+
+double Scheduler::busy_ns(int e) const {
+  settle();
+  double busy = busy_[static_cast<std::size_t>(e)];
+  for (int slot : on_edge_[static_cast<std::size_t>(e)]) {
+    const Running& f = slots_[static_cast<std::size_t>(slot)];
+    if (f.rate == kUnbounded) continue;  // moves no busy time (it is done at once)
+    const double moved = moved_over(f.rate, f.left, now_ - f.since);
+    for (const Hop& h : f.spec.path)
+      if (h.edge == e) busy += moved * h.weight / capacity_[static_cast<std::size_t>(e)];
   }
   return busy;
 }
 
-std::vector<int> Scheduler::advance(double now_ns) {
-  progress(now_ns);
-  std::vector<int> done, touched;
-  finished_rates_.clear();
-  for (auto it = flows_.begin(); it != flows_.end();) {
-    if (exhausted(it->second.left, it->second.rate, it->second.volume)) {
-      done.push_back(it->first);
-      finished_rates_.push_back(it->second.moved_at >= 0 ? it->second.moved_at : it->second.rate);
-      for (const Hop& h : it->second.spec.path) touched.push_back(h.edge);
-      unindex(it->first, it->second.spec);
-      it = flows_.erase(it);
-    } else {
-      ++it;
-    }
+std::vector<double> Scheduler::busy_ns_at(double now_ns) const {
+  std::vector<double> busy(capacity_.size());
+  for (std::size_t e = 0; e < busy.size(); ++e) busy[e] = busy_ns(static_cast<int>(e));
+  const double dt = std::max(0.0, now_ns - now_);
+  for (const Running& f : slots_) {
+    if (f.id < 0 || f.rate == kUnbounded) continue;
+    const double left = f.left - f.rate * (now_ - f.since);
+    const double moved = moved_over(f.rate, left, dt);
+    for (const Hop& h : f.spec.path)
+      busy[static_cast<std::size_t>(h.edge)] += moved * h.weight / capacity_[static_cast<std::size_t>(h.edge)];
   }
-  if (!done.empty()) recompute(touched);
-  return done;
+  return busy;
 }
 
-int Scheduler::add(double now_ns, double volume, FlowSpec spec) {
-  progress(now_ns);
-  Running f;
-  f.volume = f.left = std::max(0.0, volume);
-  f.spec = std::move(spec);
-  f.most = f.spec.cap;
+// The flow's progress at its old rate up to `now_ns` (its bytes, its edges' busy time, the
+// rate it last moved at), from which it goes on at a new one.
+void Scheduler::rebase(Running& f, double now_ns) const {
+  const double dt = now_ns - f.since;
+  f.since = now_ns;
+  if (f.rate == kUnbounded) {
+    f.left = 0;
+    return;
+  }
+  const double moved = moved_over(f.rate, f.left, dt);
   for (const Hop& h : f.spec.path)
-    if (!h.ahead && h.weight > 0) f.most = std::min(f.most, capacity_.at(static_cast<std::size_t>(h.edge)) / h.weight);
-  std::vector<int> touched;
-  for (const Hop& h : f.spec.path) {
-    on_edge_.at(static_cast<std::size_t>(h.edge)).push_back(next_id_);
-    touched.push_back(h.edge);
-  }
-  flows_.emplace(next_id_, std::move(f));
-  recompute(touched);
-  return next_id_++;
+    busy_[static_cast<std::size_t>(h.edge)] += moved * h.weight / capacity_[static_cast<std::size_t>(h.edge)];
+  if (dt > 0 && f.left > 0) f.moved_at = f.rate;
+  f.left -= f.rate * dt;
 }
 
-double Scheduler::next_finish_ns() const {
-  double t = kUnbounded;
-  for (const auto& [id, f] : flows_)
-    t = std::min(t, f.rate == kUnbounded ? now_ : now_ + std::max(0.0, f.left) / f.rate);
-  return t;
+// The flow's two finish times: when its bytes run out (next_finish_ns()), and when it first
+// counts as done, with under 1 ps of bytes or a byte per GB of its volume left (advance()).
+void Scheduler::keyed(int slot) const {
+  const Running& f = slots_[static_cast<std::size_t>(slot)];
+  double runs_out = kUnbounded, done = kUnbounded;
+  if (f.rate == kUnbounded) {
+    runs_out = f.since;
+    done = -kUnbounded;
+  } else if (f.rate > 0) {
+    runs_out = f.since + std::max(0.0, f.left) / f.rate;
+    done = f.since + (f.left - f.volume * 1e-9) / f.rate - 1e-3;
+  } else if (f.left <= f.volume * 1e-9) {
+    done = -kUnbounded;
+  }
+  finish_.set(slot, runs_out);
+  done_.set(slot, done);
 }
 
-void Scheduler::unindex(int id, const FlowSpec& spec) {
-  for (const Hop& h : spec.path) {
-    std::vector<int>& on = on_edge_.at(static_cast<std::size_t>(h.edge));
-    on.erase(std::remove(on.begin(), on.end(), id), on.end());
-  }
+void Scheduler::set_rate(int slot, double rate, int bottleneck) const {
+  Running& f = slots_[static_cast<std::size_t>(slot)];
+  f.bottleneck = bottleneck;
+  if (rate == f.rate) return;
+  rebase(f, now_);
+  f.rate = rate;
+  keyed(slot);
 }
 
 bool Scheduler::can_bind(int edge) const {
   double most = 0;
-  for (int id : on_edge_[static_cast<std::size_t>(edge)]) {
-    const Running& f = flows_.at(id);
+  for (int slot : on_edge_[static_cast<std::size_t>(edge)]) {
+    const Running& f = slots_[static_cast<std::size_t>(slot)];
     for (const Hop& h : f.spec.path)
       if (h.edge == edge) most += f.most * h.weight;
   }
   return most >= capacity_[static_cast<std::size_t>(edge)] * (1 - 1e-9);
 }
 
-// The running flows on `edges` and those that share an edge that can bind with them,
-// directly or through others: the only ones whose rates a change there can move (each
-// component's rates depend on its own flows and binding edges alone). In id order.
-std::vector<int> Scheduler::component(const std::vector<int>& edges) const {
-  std::vector<char> seen_edge(capacity_.size(), 0);
-  std::set<int> ids;
-  std::vector<int> todo;
-  auto reach = [&](int e) {
-    if (!seen_edge[static_cast<std::size_t>(e)]) seen_edge[static_cast<std::size_t>(e)] = 1, todo.push_back(e);
-  };
-  for (int e : edges) reach(e);
+// The running flows on the pending edges and those that share an edge that can bind with
+// them, directly or through others: the only ones whose rates a change there can move (each
+// component's rates depend on its own flows and binding edges alone). Slots, in id order.
+std::vector<int> Scheduler::component() const {
+  std::vector<int> slots, todo, next;
+  for (int e : pending_)
+    if (!seen_edge_[static_cast<std::size_t>(e)]) seen_edge_[static_cast<std::size_t>(e)] = 1, todo.push_back(e);
+  std::vector<int> touched = todo;
+  std::vector<char> seen_slot(slots_.size(), 0);
   for (bool seeds = true; !todo.empty(); seeds = false) {
-    std::vector<int> now;
-    now.swap(todo);
-    for (int e : now) {
+    next.clear();
+    for (int e : todo) {
       if (!seeds && !can_bind(e)) continue;
-      for (int id : on_edge_[static_cast<std::size_t>(e)])
-        if (ids.insert(id).second)
-          for (const Hop& h : flows_.at(id).spec.path) reach(h.edge);
+      for (int slot : on_edge_[static_cast<std::size_t>(e)]) {
+        if (seen_slot[static_cast<std::size_t>(slot)]) continue;
+        seen_slot[static_cast<std::size_t>(slot)] = 1;
+        slots.push_back(slot);
+        for (const Hop& h : slots_[static_cast<std::size_t>(slot)].spec.path)
+          if (!seen_edge_[static_cast<std::size_t>(h.edge)]) {
+            seen_edge_[static_cast<std::size_t>(h.edge)] = 1;
+            next.push_back(h.edge);
+            touched.push_back(h.edge);
+          }
+      }
     }
+    todo.swap(next);
   }
-  return {ids.begin(), ids.end()};
+  for (int e : touched) seen_edge_[static_cast<std::size_t>(e)] = 0;
+  std::sort(slots.begin(), slots.end(), [&](int a, int b) { return slots_[a].id < slots_[b].id; });
+  return slots;
 }
 
-void Scheduler::recompute(const std::vector<int>& edges) {
-  std::vector<int> ids;
-  if (edges.empty()) {
-    for (const auto& [id, f] : flows_) ids.push_back(id);
+void Scheduler::settle() const {
+  if (!pending_all_ && pending_.empty()) return;
+  std::vector<int> slots;
+  if (pending_all_) {
+    for (std::size_t slot = 0; slot < slots_.size(); ++slot)
+      if (slots_[slot].id >= 0) slots.push_back(static_cast<int>(slot));
+    std::sort(slots.begin(), slots.end(), [&](int a, int b) { return slots_[a].id < slots_[b].id; });
   } else {
-    ids = component(edges);
+    slots = component();
   }
+  recomputed_all_ = recomputed_all_ || pending_all_;
+  pending_.clear();
+  pending_all_ = false;
+  recompute(slots);
+  if (!recomputed_all_)
+    for (int slot : slots) recomputed_.push_back(slots_[static_cast<std::size_t>(slot)].id);
+}
+
+void Scheduler::recompute(const std::vector<int>& slots) const {
   // Hops on edges that cannot bind weigh nothing: no share is computed there (the hop stays,
   // for the path: arbitrated_rates.h splits a requester's turn by the egress before it).
-  std::vector<char> binds(capacity_.size(), 2);  // 2: not asked yet
-  std::vector<FlowSpec> specs;
-  specs.reserve(ids.size());
-  for (int id : ids) {
-    specs.push_back(flows_.at(id).spec);
-    for (Hop& h : specs.back().path) {
-      char& b = binds[static_cast<std::size_t>(h.edge)];
-      if (b == 2) b = can_bind(h.edge) ? 1 : 0;
-      if (!b) h.weight = 0;
-    }
+  specs_.clear();
+  std::vector<int> asked;
+  for (int slot : slots) {
+    specs_.push_back(&slots_[static_cast<std::size_t>(slot)].spec);
+    for (const Hop& h : specs_.back()->path)
+      if (!seen_edge_[static_cast<std::size_t>(h.edge)]) {
+        seen_edge_[static_cast<std::size_t>(h.edge)] = 1;
+        binds_[static_cast<std::size_t>(h.edge)] = can_bind(h.edge) ? 1 : 0;
+        asked.push_back(h.edge);
+      }
   }
-  ArbitratedRates r;
+  for (int e : asked) seen_edge_[static_cast<std::size_t>(e)] = 0;
   if (arbitration_.empty()) {
-    r.rate = max_min_rates(capacity_, specs);
-    r.bottleneck.assign(specs.size(), -1);
-  } else {
-    r = arbitrated_rates(capacity_, arbitration_, specs);
-    unsettled_ += r.converged ? 0 : 1;
+    std::vector<FlowSpec> flat;
+    for (const FlowSpec* s : specs_) {
+      flat.push_back(*s);
+      for (Hop& h : flat.back().path)
+        if (!binds_[static_cast<std::size_t>(h.edge)]) h.weight = 0;
+    }
+    const std::vector<double> rates = max_min_rates(capacity_, flat);
+    for (std::size_t i = 0; i < slots.size(); ++i) set_rate(slots[i], rates[i], -1);
+    return;
   }
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    Running& f = flows_.at(ids[i]);
-    f.rate = r.rate[i];
-    f.bottleneck = r.bottleneck[i];
-  }
+  const ArbitratedRates& r = solver_.solve(specs_, &binds_);
+  unsettled_ += r.converged ? 0 : 1;
+  for (std::size_t i = 0; i < slots.size(); ++i) set_rate(slots[i], r.rate[i], r.bottleneck[i]);
 }
 
 void Scheduler::set_tc_map(double now_ns, int edge, const std::array<uint8_t, 8>& tc_to_vc) {
-  progress(now_ns);
+  move_to(now_ns);
   if (arbitration_.empty()) return;  // flat max-min: no VCs
   arbitration_.at(static_cast<std::size_t>(edge)).tc_to_vc = tc_to_vc;
 }
 
 void Scheduler::set_port_weights(double now_ns, int edge, const std::vector<double>& weights) {
-  progress(now_ns);
+  move_to(now_ns);
   if (arbitration_.empty()) throw std::logic_error("flow::Scheduler: no arbitration to reweight");
   arbitration_.at(static_cast<std::size_t>(edge)).port.weights = weights;
 }
 
 void Scheduler::reshare(double now_ns) {
-  progress(now_ns);
-  recompute();
+  move_to(now_ns);
+  pending_all_ = true;
 }
 
 }  // namespace arbsim::flow

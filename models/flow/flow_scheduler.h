@@ -4,14 +4,25 @@
 // have arbitrations (arbitrated_rates.h), only when a flow starts or finishes ("the throughput
 // of concurrent data transfers is constant as long as no transfer starts or completes",
 // seed 002 §3.2). Times in ns, volumes in bytes, rates in bytes/ns (GB/s). Plain C++.
+//
+// Cost: an event costs the flows it can affect, not the platform (issue 12). A start or an
+// end marks the edges it crosses; the rates are recomputed once, when next asked, for the
+// component of the marked edges: the running flows that share an edge that can bind with
+// them, directly or through others (an edge whose flows, each at the most it can ever move,
+// fit in its capacity never holds anyone back under any arbiter, each dividing
+// work-conservingly, so it neither joins components nor enters the computation). Several
+// starts and ends at one instant thus cost one computation. A flow's progress is kept as
+// (bytes left, time) at its last change of rate, and finish times in two heaps, so nothing
+// walks every running flow per event.
 #pragma once
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 #include "models/flow/arbitrated_rates.h"
+#include "models/flow/indexed_heap.h"
 #include "models/flow/max_min.h"
 
 namespace arbsim::flow {
@@ -21,21 +32,20 @@ class Scheduler {
   // Without `arbitration` (or with an empty one) every edge shares flat max-min per flow;
   // with one, arbitration[e] is edge e's (arbitrated_rates.h).
   explicit Scheduler(std::vector<double> capacity, std::vector<EdgeArbitration> arbitration = {});
-  // Rates are recomputed for the flows a start or an end can affect: those connected to it
-  // through shared edges that can bind (its component), not every running flow. An edge
-  // whose flows, each at the most it can ever move, fit in its capacity never holds anyone
-  // back under any arbiter (each divides work-conservingly), so it is left out: it
-  // neither joins components nor enters the rate computation.
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
 
-  // Moves every flow on to `now_ns` at its current rate, removes the flows that have sent
-  // their whole volume and returns their ids (ascending); the others' rates are recomputed.
+  // Moves time on to `now_ns` and removes the flows that have sent their whole volume (what
+  // is left would take under 1 ps at their rate, or is under a byte per GB of volume);
+  // returns their ids (ascending, i.e. in start order).
   std::vector<int> advance(double now_ns);
   // The rates the flows the last advance() removed last moved at (over the last interval in
   // which they moved: a share recomputed at the instant a flow runs out, because another
   // starts then, is not the rate it finished at), in its order.
   const std::vector<double>& finished_rates() const { return finished_rates_; }
   // A flow of `volume` bytes starts at `now_ns` (call advance(now_ns) first, so flows that
-  // finish by then do not share the new rates). Returns its id.
+  // finish by then do not share the new rates). Returns its id. Throws
+  // std::invalid_argument on a spec arbitrated_rates() refuses.
   int add(double now_ns, double volume, FlowSpec spec);
   double next_finish_ns() const;  // when the next flow runs out; kUnbounded when none runs
   // Reprograms edge `edge`'s TC/VC map from `now_ns` on (a driver policy's remap); reshare()
@@ -48,45 +58,71 @@ class Scheduler {
   // Recomputations whose iteration did not settle (arbitrated_rates.h).
   int unsettled() const { return unsettled_; }
 
-  bool running(int id) const { return flows_.count(id) > 0; }
-  double rate(int id) const { return flows_.at(id).rate; }
-  double sent(int id) const { return flows_.at(id).volume - flows_.at(id).left; }
-  std::size_t running_count() const { return flows_.size(); }
+  bool running(int id) const { return slot_of_.count(id) > 0; }
+  double rate(int id) const;
+  double sent(int id) const { return sent_at(id, now_); }
+  std::size_t running_count() const { return slot_of_.size(); }
   double now_ns() const { return now_; }
   // Time edge e has been busy so far: the integral of its flows' rate x weight / capacity
   // (<= the elapsed time: max-min never fills an edge beyond its capacity).
-  double busy_ns(int e) const { return busy_.at(e); }
+  double busy_ns(int e) const;
   // What progress to `now_ns` (>= now_ns()) would make sent(id) and every busy_ns(e), the
   // flows left untouched (a flow due to end then is still there for advance() to retire).
   double sent_at(int id, double now_ns) const;
   std::vector<double> busy_ns_at(double now_ns) const;
   // The edge that limits a running flow's rate (-1: its cap, or nothing), as last computed.
-  int bottleneck(int id) const { return flows_.at(id).bottleneck; }
+  int bottleneck(int id) const;
+  // The ids whose rates were recomputed since the last call (each component, in order;
+  // some may have ended since), or `all` when every running flow's were (after a reshare):
+  // for a watcher that follows the bottlenecks (fidelity_watch.h). Recomputes first if a
+  // start or end is pending.
+  std::vector<int> take_recomputed(bool* all);
 
  private:
   struct Running {
-    double volume = 0, left = 0, rate = 0;
+    int id = -1;
+    double volume = 0;
+    double left = 0, since = 0;  // bytes left at time `since`, the flow's last change of rate
+    double rate = 0;
     double moved_at = -1;  // the rate over its last interval of positive length (-1: none yet)
     int bottleneck = -1;
     double most = kUnbounded;  // the most it can ever move: its cap, or its slowest edge alone
     FlowSpec spec;
   };
-  void progress(double now_ns);
-  // Recomputes the rates of the component of `edges` (every running flow when empty).
-  void recompute(const std::vector<int>& edges = {});
-  std::vector<int> component(const std::vector<int>& edges) const;
+  void move_to(double now_ns);
+  Running& at(int id);
+  const Running& at(int id) const;
+  void settle() const;  // recomputes the pending component, if any (rates are a cache: mutable)
+  void recompute(const std::vector<int>& slots) const;
+  void set_rate(int slot, double rate, int bottleneck) const;
+  void rebase(Running& f, double now_ns) const;
+  void keyed(int slot) const;
+  std::vector<int> component() const;
   bool can_bind(int edge) const;
-  void unindex(int id, const FlowSpec& spec);
+  void retire(int slot);
 
   std::vector<double> capacity_;
   std::vector<EdgeArbitration> arbitration_;
-  int unsettled_ = 0;
-  std::vector<double> busy_;  // [edge] ns
-  std::map<int, Running> flows_;
-  std::vector<std::vector<int>> on_edge_;  // [edge] ids of the running flows crossing it
-  std::vector<double> finished_rates_;
   double now_ = 0;
   int next_id_ = 0;
+  // Running flows in slots (reused), found by id.
+  mutable std::vector<Running> slots_;
+  std::vector<int> free_;
+  std::unordered_map<int, int> slot_of_;
+  std::vector<std::vector<int>> on_edge_;  // [edge] slots of the running flows crossing it
+  mutable std::vector<double> busy_;       // [edge] ns, up to each crossing flow's `since`
+  // Finish times: when a flow's bytes run out, and when it first counts as done (advance()).
+  mutable IndexedHeap finish_, done_;
+  // Edges a start, an end or a reshare touched since the last recomputation.
+  mutable std::vector<int> pending_;
+  mutable bool pending_all_ = false;
+  mutable std::vector<int> recomputed_;
+  mutable bool recomputed_all_ = false;
+  mutable ArbitratedSolver solver_;
+  mutable int unsettled_ = 0;
+  mutable std::vector<char> binds_, seen_edge_;  // [edge] scratch of a recomputation
+  mutable std::vector<const FlowSpec*> specs_;
+  std::vector<double> finished_rates_;
 };
 
 }  // namespace arbsim::flow

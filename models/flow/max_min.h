@@ -22,8 +22,16 @@ constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 struct Hop {
   int edge = 0;
   double weight = 1.0;  // capacity units the flow uses on `edge` per unit of its rate (>= 0)
-  bool ahead = false;   // served ahead of the fair share (see above)
+  bool ahead = false;   // served ahead of the fair share (see above; flat max-min only)
   int slot = 0;         // the requester it arrives through at the edge's egress (arbitrated_rates.h)
+  // Units of the flow's rate one TLP carries on this hop (payload bytes: MPS for a write,
+  // the completion size for a read's data, MRRS for its MRds). An egress arbitrates TLP by
+  // TLP, so the arbitrated rates divide turns in TLPs (arbitrated_rates.h); 1 divides in
+  // units of rate. Flat max-min ignores it.
+  double tlp = 1.0;
+  // The hop leaves the flow's source: no hop of its path arrives before it (hop 0 always;
+  // a read's first request hop, after its data hops in the path).
+  bool starts = false;
 };
 
 struct FlowSpec {

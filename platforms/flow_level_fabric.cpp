@@ -14,6 +14,7 @@ std::vector<flow::WatchEdge> watch_edges(const Scenario& s) {
     flow::WatchEdge w;
     w.fifo_ingress = !d.ingress.voq;
     w.finite_posted = d.egress.credits.data[static_cast<int>(CreditClass::Posted)] >= 0;
+    w.finite_nonposted = d.egress.credits.header[static_cast<int>(CreditClass::NonPosted)] >= 0;
     w.finite_completion = d.egress.credits.data[static_cast<int>(CreditClass::Completion)] >= 0;
     out.push_back(w);
   }

@@ -103,7 +103,8 @@ class ArbitratedSolver::Impl {
   void iterate() {
     const std::size_t n = flows_->size(), m = entries_.size();
     result_.rate.assign(n, kUnbounded);
-    result_.bottleneck.assign(n, -1);
+    result_.held_start.assign(n + 1, 0);
+    result_.held.clear();
     share_.assign(m, kUnbounded);
     bound_.assign(m, kUnbounded);
     demand_.assign(m, kUnbounded);
@@ -194,31 +195,25 @@ class ArbitratedSolver::Impl {
     return false;
   }
 
-  // A flow's rate is its least share (or its cap). Its bottleneck is the edge (the lowest
-  // numbered) where that share held it back, not one that merely passed it on; a flow held
-  // to less than its cap where no share did (every share echoing a zero: the arbitration
-  // stops it) has the first edge of its path that would give it no more however much it
-  // asked.
+  // A flow's rate is its least share (or its cap). It is held at each edge where it would
+  // get no more asking without bound: its bound there (its could-take where it got all it
+  // asked, its share where it got less) is its rate; not where its share merely echoes a
+  // demand from elsewhere.
   void update_rates() {
+    result_.held.clear();
     for (std::size_t f = 0; f < flows_->size(); ++f) {
       const int from = hop_entry_start_[f], to = hop_entry_start_[f + 1];
       double r = flow(f).cap;
       for (int k = from; k < to; ++k)
         if (const int i = hop_entry_[k]; i >= 0) r = std::min(r, share_[i]);
       result_.rate[f] = r;
-      int b = -1;
-      for (int k = from; k < to; ++k) {
-        const int i = hop_entry_[k];
-        const int e = flow(f).path[k - from].edge;
-        if (i >= 0 && share_[i] <= r * (1 + kSatisfied) && share_[i] < demand_[i] * (1 - kSatisfied) && (b < 0 || e < b))
-          b = e;
-      }
-      for (int k = from; k < to && b < 0 && r < flow(f).cap * (1 - kSatisfied); ++k) {
-        const int i = hop_entry_[k];
-        if (i >= 0 && bound_[i] <= r * (1 + kSatisfied)) b = flow(f).path[k - from].edge;
-      }
-      result_.bottleneck[f] = b;
+      result_.held_start[f] = static_cast<int>(result_.held.size());
+      if (r >= flow(f).cap * (1 - kSatisfied)) continue;
+      for (int k = from; k < to; ++k)  // (a flow with one entry is held there: its bound is its share)
+        if (const int i = hop_entry_[k]; i >= 0 && bound_[i] <= r * (1 + kSatisfied))
+          result_.held.push_back(flow(f).path[k - from].edge);
     }
+    result_.held_start[flows_->size()] = static_cast<int>(result_.held.size());
   }
 
   // Every flow at rate 0: nothing would ever move (priorities that hold each other back).
@@ -235,7 +230,8 @@ class ArbitratedSolver::Impl {
         if (!binds(h.edge)) h.weight = 0;
     }
     result_.rate = max_min_rates(cap_, flat);
-    result_.bottleneck.assign(flat.size(), -1);
+    result_.held_start.assign(flat.size() + 1, 0);
+    result_.held.clear();
   }
 
   const std::vector<double>& cap_;

@@ -26,10 +26,11 @@ namespace arbsim::flow {
 
 struct ArbitratedRates {
   std::vector<double> rate;  // per flow, payload bytes per ns (kUnbounded: nothing bounds it)
-  // Per flow, the edge that limits it: where its share held it back (it got less than it
-  // asked), or for a flow the arbitration stops (rate 0), the first edge of its path that
-  // gives it nothing however much it asks; -1: its cap, or nothing.
-  std::vector<int> bottleneck;
+  // Per flow, the edges that hold it to its rate, in path order: where it would get no more
+  // than its rate however much it asked (the max-min bottleneck condition; ties give
+  // several); none when its cap limits it, or nothing does. Flow f's are
+  // held[held_start[f], held_start[f + 1]).
+  std::vector<int> held_start, held;
   int rounds = 0;         // Jacobi rounds (each over the edges whose inputs changed)
   bool converged = true;  // false: the rates are flat max-min's (see above)
 };

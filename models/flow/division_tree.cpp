@@ -143,12 +143,11 @@ int DivisionTrees::behind_slot(std::vector<Member> behind, int index, int parent
   return rr;
 }
 
-void DivisionTrees::claims_of(const Node& n, int unbounded_child) {
+void DivisionTrees::claims_of(const Node& n) {
   claims_.clear();
   for (int k = 0; k < n.children; ++k) {
-    const int c = children_[static_cast<std::size_t>(n.first_child + k)];
-    const Node& x = nodes_[static_cast<std::size_t>(c)];
-    claims_.push_back({x.index, c == unbounded_child ? kUnbounded : x.demand, x.cost});
+    const Node& x = nodes_[static_cast<std::size_t>(children_[static_cast<std::size_t>(n.first_child + k)])];
+    claims_.push_back({x.index, x.demand, x.cost});
   }
 }
 
@@ -170,7 +169,12 @@ void DivisionTrees::divide(int t, double capacity, const std::vector<double>& de
       share[static_cast<std::size_t>(x.leaf)] = x.capacity / (*leaves_)[static_cast<std::size_t>(x.leaf)].weight;
       continue;
     }
-    claims_of(x, -1);
+    if (x.children == 1) {  // alone: all it asks, up to the capacity, under every arbiter
+      Node& only = nodes_[static_cast<std::size_t>(children_[static_cast<std::size_t>(x.first_child)])];
+      only.capacity = std::min(only.demand, x.capacity);
+      continue;
+    }
+    claims_of(x);
     flow::divide(*x.policy, claims_, x.capacity, out_);
     for (int k = 0; k < x.children; ++k)
       nodes_[static_cast<std::size_t>(children_[static_cast<std::size_t>(x.first_child + k)])].capacity = out_[static_cast<std::size_t>(k)];
@@ -187,10 +191,14 @@ double DivisionTrees::could_take(int t, int i) {
     Node& x = nodes_[static_cast<std::size_t>(c)];
     if (x.unbounded >= 0) continue;
     const Node& p = nodes_[static_cast<std::size_t>(x.parent)];
-    claims_of(p, c);
-    flow::divide(*p.policy, claims_, p.unbounded, out_);
+    if (p.children == 1) {
+      x.unbounded = p.unbounded;
+      continue;
+    }
+    claims_of(p);
+    divide_each_unbounded(*p.policy, claims_, p.unbounded, out_);  // for all of p's children at once
     for (int j = 0; j < p.children; ++j)
-      if (children_[static_cast<std::size_t>(p.first_child + j)] == c) x.unbounded = out_[static_cast<std::size_t>(j)];
+      nodes_[static_cast<std::size_t>(children_[static_cast<std::size_t>(p.first_child + j)])].unbounded = out_[static_cast<std::size_t>(j)];
   }
   return nodes_[static_cast<std::size_t>(leaf_node_[static_cast<std::size_t>(i)])].unbounded /
          (*leaves_)[static_cast<std::size_t>(i)].weight;

@@ -58,7 +58,7 @@ class DivisionTrees {
   int merged_at(const std::vector<Member>& members) const;
   const Hop& hop_of(const Member& m, int back = 0) const;
   int vc_at(int edge, const Member& m) const;
-  void claims_of(const Node& n, int unbounded_child);
+  void claims_of(const Node& n);
 
   const std::vector<EdgeArbitration>& arb_;
   const std::vector<const FlowSpec*>* flows_ = nullptr;

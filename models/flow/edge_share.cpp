@@ -128,4 +128,89 @@ void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double 
   divide_guarded(policy, claims, capacity, out);
 }
 
+namespace {
+
+// Round robin (no weights, no guard): child c unbounded raises the water level's demand;
+// the new level L solves sum_{j != c} min(u_j, L) c_j + L c_c = capacity (u: demands in
+// turns, c: costs). Over the children sorted by u, with prefix sums, each child's L is a
+// binary search and a linear solve.
+void each_unbounded_round_robin(const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
+  thread_local std::vector<int> order;
+  thread_local std::vector<double> demand, u, before, after;  // before[k]: wire of sorted[0, k) satisfied; after[k]: costs of [k, n)
+  const std::size_t n = claims.size();
+  order.resize(n);
+  std::iota(order.begin(), order.end(), 0);
+  // A demand of twice the capacity is never met, as an unbounded one: capped so, the sums
+  // stay finite.
+  demand.resize(n);
+  u.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    demand[i] = std::min(claims[i].demand, 2 * capacity);
+    u[i] = demand[i] / claims[i].cost;
+  }
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return u[a] < u[b]; });
+  before.assign(n + 1, 0.0);
+  after.assign(n + 1, 0.0);
+  for (std::size_t k = 0; k < n; ++k) before[k + 1] = before[k] + demand[order[k]];
+  for (std::size_t k = n; k-- > 0;) after[k] = after[k + 1] + claims[order[k]].cost;
+  for (std::size_t pc = 0; pc < n; ++pc) {
+    const int c = order[pc];
+    const double cost = claims[c].cost;
+    // At level u of sorted position k: the others below k satisfied, the rest (and c) at u.
+    const auto wire_at = [&](std::size_t k) {
+      const double a = before[k] - (pc < k ? demand[c] : 0.0);
+      const double b = after[k] + (pc < k ? cost : 0.0);
+      return std::make_pair(a, b);
+    };
+    std::size_t lo = 0, hi = n;  // the first k whose level fills the capacity
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      const auto [a, b] = wire_at(mid);
+      if (a + u[order[mid]] * b >= capacity) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo == n) {  // the others all satisfied: c takes the rest
+      out[c] = std::max(0.0, capacity - (before[n] - demand[c]));
+      continue;
+    }
+    const auto [a, b] = wire_at(lo);
+    out[c] = std::max(0.0, (capacity - a) / b) * cost;
+  }
+}
+
+// Strict priority: child c unbounded takes what the higher indices leave.
+void each_unbounded_strict(const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
+  thread_local std::vector<int> order;
+  order.resize(claims.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return claims[a].index > claims[b].index; });
+  double taken = 0;
+  for (int i : order) {
+    out[i] = std::max(0.0, capacity - taken);
+    taken += claims[i].demand;
+  }
+}
+
+}  // namespace
+
+void divide_each_unbounded(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity,
+                           std::vector<double>& out) {
+  out.assign(claims.size(), 0.0);
+  if (claims.size() == 1) {
+    out[0] = capacity;
+    return;
+  }
+  if (policy.guard <= 0 && policy.kind == ShareKind::RoundRobin) return each_unbounded_round_robin(claims, capacity, out);
+  if (policy.guard <= 0 && policy.kind == ShareKind::Strict) return each_unbounded_strict(claims, capacity, out);
+  thread_local std::vector<Claim> one;  // weights and guards: each child's division made again
+  thread_local std::vector<double> shares;
+  one = claims;
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    one[i].demand = std::numeric_limits<double>::infinity();
+    divide(policy, one, capacity, shares);
+    out[i] = shares[i];
+    one[i].demand = claims[i].demand;
+  }
+}
+
 }  // namespace arbsim::flow

@@ -20,10 +20,10 @@ void FidelityWatch::remove(int id) {
   touch_held_on(f, id);
 }
 
-void FidelityWatch::set_bottleneck(int id, int edge) {
+void FidelityWatch::set_held(int id, const std::vector<int>& edges) {
   Watched& w = flows_.at(id);
-  if (w.flow.bottleneck == edge) return;
-  w.flow.bottleneck = edge;
+  if (w.flow.held == edges) return;
+  w.flow.held = edges;
   mark(id);
 }
 
@@ -63,7 +63,7 @@ void FidelityWatch::touch_held_on(const WatchFlow& f, int except) {
     if (!path) return;
     for (int e : *path)
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-        if (c.id != except && flows_.at(c.id).flow.bottleneck >= 0) mark(c.id);
+        if (c.id != except && !flows_.at(c.id).flow.held.empty()) mark(c.id);
   };
   walk(f.data_path);
   walk(f.request_path);
@@ -83,13 +83,15 @@ void FidelityWatch::look(double now_ns) {
 void FidelityWatch::examine(int id, Watched& w) {
   w.dirty = false;
   std::vector<Key> causes;
-  if (w.flow.bottleneck >= 0) {
-    const std::vector<int>& path = *w.flow.data_path;
-    const auto at = std::find(path.begin(), path.end(), w.flow.bottleneck);
-    // Held back at its first hop, a flow waits in its own engine: no shared buffer fills.
-    if (at != path.end() && at != path.begin())
-      holding_back(id, w.flow, static_cast<std::size_t>(at - path.begin()), causes);
-  }
+  for (int e : w.flow.held)
+    for (const bool request : {false, true}) {
+      const std::vector<int>* path = request ? w.flow.request_path : w.flow.data_path;
+      if (!path) continue;
+      const auto at = std::find(path->begin(), path->end(), e);
+      // Held back at its first hop, a flow waits in its own engine: no shared buffer fills.
+      if (at != path->end() && at != path->begin())
+        holding_back(id, w.flow, request, static_cast<std::size_t>(at - path->begin()), causes);
+    }
   std::sort(causes.begin(), causes.end());
   causes.erase(std::unique(causes.begin(), causes.end()), causes.end());
   for (const Key& k : causes) count(k, +1);
@@ -97,20 +99,23 @@ void FidelityWatch::examine(int id, Watched& w) {
   w.causes = std::move(causes);
 }
 
-// Flow f is held back at egress data_path[at]: its TLPs queue in the receiver of the link
-// before it. Each other flow on that link that leaves by another egress (or ends there),
-// its data or a read's requests, is affected as the header says; one that leaves by the
-// same egress is arbitrated there, as the fluid has it. Where that link's credits for f's
-// class are finite they run out, and the queue moves up to the link before it, and so on
-// to the source or to a link with infinite credits. A read's completions never overdraw:
-// its tag window bounds what it has in flight, so once that many wait it sends no more
-// than it drains (flow_network.h).
-void FidelityWatch::holding_back(int id, const WatchFlow& f, std::size_t at, std::vector<Key>& out) const {
-  const std::vector<int>& path = *f.data_path;
+// Flow f is held back at egress path[at] (its data path, or a read's request path): its
+// TLPs queue in the receiver of the link before it. Each other flow on that link that
+// leaves by another egress (or ends there), its data or a read's requests, is affected as
+// the header says; one that leaves by the same egress is arbitrated there, as the fluid
+// has it. Where that link's credits for f's class are finite they run out, and the queue
+// moves up to the link before it, and so on to the source or to a link with infinite
+// credits. A read never overdraws, by its completions or its MRds: its tag window bounds
+// what it has in flight, so once that many wait it sends no more than it drains
+// (flow_network.h).
+void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::size_t at,
+                                 std::vector<Key>& out) const {
+  const std::vector<int>& path = request ? *f.request_path : *f.data_path;
+  const bool write = !request && !f.completions;
   for (std::size_t j = at; j-- > 0;) {
     const int in = path[j], next = path[j + 1];
     const WatchEdge& e = edges_[static_cast<std::size_t>(in)];
-    const bool credits = f.completions ? e.finite_completion : e.finite_posted;
+    const bool credits = request ? e.finite_nonposted : f.completions ? e.finite_completion : e.finite_posted;
     const int vc = vc_of_(in, f.tc);
     for (const Crossing& c : by_edge_[static_cast<std::size_t>(in)]) {
       if (c.id == id) continue;
@@ -120,7 +125,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, std::size_t at, std
       const bool same_vc = vc_of_(in, g.tc) == vc;
       if (e.fifo_ingress && same_vc) out.emplace_back(Unrepresented::HeadOfLine, in, next);
       if (credits && same_vc) out.emplace_back(Unrepresented::Backpressure, in, next);
-      if (!credits && !f.completions) out.emplace_back(Unrepresented::Overdraw, in, next);
+      if (!credits && write) out.emplace_back(Unrepresented::Overdraw, in, next);
     }
     if (!credits) break;
   }

@@ -17,8 +17,8 @@
 // the flow back) and keeps when it was first seen and for how long it held in all.
 //
 // Incremental (issue 12: an event costs what it can affect): each flow keeps the sightings
-// it causes; a look re-examines only the flows whose bottleneck changed and the held flows
-// on the links of a flow that started or ended. Plain C++.
+// it causes; a look re-examines only the flows whose holds changed and the held flows on
+// the links of a flow that started or ended. Plain C++.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -31,18 +31,21 @@ namespace arbsim::flow {
 
 struct WatchEdge {
   bool fifo_ingress = false;  // its receiver queues one FIFO per VC (no VOQ)
-  bool finite_posted = false, finite_completion = false;  // its receiver advertises finite data credits
+  // Its receiver advertises finite credits for writes' data, a read's MRds (header
+  // credits: an MRd has no data), completions' data.
+  bool finite_posted = false, finite_nonposted = false, finite_completion = false;
 };
 
 // One running flow: its data path (edges in order), a read's request path (its MRds queue
-// with the rest), its TC, whether its data are completions (a read) and the edge that
-// limits its rate (-1: none). The paths must outlive the flow's time in the watch.
+// with the rest), its TC, whether its data are completions (a read) and the edges that
+// hold it to its rate (arbitrated_rates.h; none: nothing does). The paths must outlive the
+// flow's time in the watch.
 struct WatchFlow {
   const std::vector<int>* data_path = nullptr;
   const std::vector<int>* request_path = nullptr;  // may be null or empty
   int tc = 0;
   bool completions = false;
-  int bottleneck = -1;
+  std::vector<int> held;
 };
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw };
@@ -58,11 +61,11 @@ class FidelityWatch {
 
   explicit FidelityWatch(std::vector<WatchEdge> edges, VcOf vc_of)
       : edges_(std::move(edges)), vc_of_(std::move(vc_of)), by_edge_(edges_.size()) {}
-  // A flow starts (`id` unique among running flows), ends, or its bottleneck changes. What
-  // follows is seen at the next look().
+  // A flow starts (`id` unique among running flows), ends, or where it is held changes.
+  // What follows is seen at the next look().
   void add(int id, const WatchFlow& f);
   void remove(int id);
-  void set_bottleneck(int id, int edge);
+  void set_held(int id, const std::vector<int>& edges);
   void remap();  // TC/VC maps changed: every flow is examined again
   // The conditions as they hold from `now_ns` on (those seen before held until now).
   void look(double now_ns);
@@ -83,7 +86,7 @@ class FidelityWatch {
   void touch_held_on(const WatchFlow& f, int except);
   void mark(int id);
   void examine(int id, Watched& w);
-  void holding_back(int id, const WatchFlow& f, std::size_t at, std::vector<Key>& out) const;
+  void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, std::vector<Key>& out) const;
   void count(const Key& k, int delta);
 
   std::vector<WatchEdge> edges_;

@@ -1,5 +1,7 @@
 #include "models/flow/flow_fabric.h"
 #include "models/common/sc_progress.h"
+#include "models/common/model_log.h"
+#include <cstdio>
 #include <algorithm>
 #include <cmath>
 #include "models/pcie/tc_vc_map.h"
@@ -59,27 +61,48 @@ void FlowFabric::start(Copy c) {
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
   flow_of_transfer_[moved.copy.transfer] = id;
   if (watching_)
-    watch_.add(id, {&moved.plan.data_path, &moved.plan.request_path, moved.copy.tc, moved.copy.spec.read, -1});
+    watch_.add(id, {&moved.plan.data_path, &moved.plan.request_path, moved.copy.tc, moved.copy.spec.read, {}});
   settle_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void FlowFabric::settle() { rates_changed(); }
 
-// The watch hears of the bottlenecks the recomputation set, and looks.
+// The watch hears of the bottlenecks the recomputation set, and looks; at trace level the
+// log has each recomputed flow's rate (docs/observability.md, "Logs").
 void FlowFabric::rates_changed() {
-  if (watching_) {
+  if (watching_ || model_log::g_trace) {
     bool all = false;
-    const std::vector<int> ids = sched_.take_recomputed(&all);
+    std::vector<int> ids = sched_.take_recomputed(&all);
     if (all) {
-      for (const auto& [id, m] : moving_)
-        if (sched_.running(id)) watch_.set_bottleneck(id, sched_.bottleneck(id));
-    } else {
-      for (int id : ids)
-        if (sched_.running(id)) watch_.set_bottleneck(id, sched_.bottleneck(id));
+      ids.clear();
+      for (const auto& [id, m] : moving_) ids.push_back(id);
     }
-    watch_.look(now_ns());
+    for (int id : ids) {
+      if (!sched_.running(id)) continue;
+      if (watching_) watch_.set_held(id, sched_.held(id));
+      ARBSIM_LOG_TRACE(*this, rate_text(moving_.at(id), sched_.rate(id), sched_.held(id)));
+    }
+    if (watching_) watch_.look(now_ns());
   }
   schedule();
+}
+
+// One flow's rate as the trace-level log gives it: its transfer, TC, kind, rate, the links
+// that hold it there and its paths (link directions by number, as results.json lists them).
+std::string FlowFabric::rate_text(const Moving& m, double rate, const std::vector<int>& held) const {
+  const auto path = [](const std::vector<int>& p) {
+    std::string s;
+    for (int e : p) s += (s.empty() ? "" : ",") + std::to_string(e);
+    return s;
+  };
+  char r[32];
+  std::snprintf(r, sizeof r, "%.6f", rate);
+  std::string t = "transfer " + std::to_string(m.copy.transfer) + " TC" + std::to_string(m.copy.tc) +
+                  (m.copy.spec.read ? " read" : " write") + " at " + r + " GB/s, held by " +
+                  (held.empty() ? std::string("its own limit") : "link " + path(held)) + "; data over " +
+                  path(m.plan.data_path);
+  if (!m.plan.request_path.empty()) t += ", requests over " + path(m.plan.request_path);
+  return t;
 }
 
 uint64_t FlowFabric::sent_bytes(uint64_t transfer) const {

@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <string>
 #include <unordered_map>
 #include <vector>
 #include <systemc>
@@ -86,6 +87,7 @@ class FlowFabric : public sc_core::sc_module {
   void settle();
   void schedule();
   void rates_changed();
+  std::string rate_text(const Moving& m, double rate, const std::vector<int>& held) const;
   void account(const Moving& m, double fraction);
   void account_moving(double at_ns);
   void take_away_warmup();

@@ -97,6 +97,7 @@ void Scheduler::retire(int slot) {
   slot_of_.erase(f.id);
   f.id = -1;
   f.spec.path.clear();
+  f.held.clear();
   free_.push_back(slot);
 }
 
@@ -110,9 +111,9 @@ double Scheduler::rate(int id) const {
   return at(id).rate;
 }
 
-int Scheduler::bottleneck(int id) const {
+const std::vector<int>& Scheduler::held(int id) const {
   settle();
-  return at(id).bottleneck;
+  return at(id).held;
 }
 
 std::vector<int> Scheduler::take_recomputed(bool* all) {
@@ -191,9 +192,8 @@ void Scheduler::keyed(int slot) const {
   done_.set(slot, done);
 }
 
-void Scheduler::set_rate(int slot, double rate, int bottleneck) const {
+void Scheduler::set_rate(int slot, double rate) const {
   Running& f = slots_[static_cast<std::size_t>(slot)];
-  f.bottleneck = bottleneck;
   if (rate == f.rate) return;
   rebase(f, now_);
   f.rate = rate;
@@ -283,12 +283,18 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
         if (!binds_[static_cast<std::size_t>(h.edge)]) h.weight = 0;
     }
     const std::vector<double> rates = max_min_rates(capacity_, flat);
-    for (std::size_t i = 0; i < slots.size(); ++i) set_rate(slots[i], rates[i], -1);
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      set_rate(slots[i], rates[i]);
+      slots_[static_cast<std::size_t>(slots[i])].held.clear();
+    }
     return;
   }
   const ArbitratedRates& r = solver_.solve(specs_, &binds_);
   unsettled_ += r.converged ? 0 : 1;
-  for (std::size_t i = 0; i < slots.size(); ++i) set_rate(slots[i], r.rate[i], r.bottleneck[i]);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    set_rate(slots[i], r.rate[i]);
+    slots_[static_cast<std::size_t>(slots[i])].held.assign(r.held.begin() + r.held_start[i], r.held.begin() + r.held_start[i + 1]);
+  }
 }
 
 void Scheduler::set_tc_map(double now_ns, int edge, const std::array<uint8_t, 8>& tc_to_vc) {

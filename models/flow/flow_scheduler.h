@@ -70,11 +70,12 @@ class Scheduler {
   // flows left untouched (a flow due to end then is still there for advance() to retire).
   double sent_at(int id, double now_ns) const;
   std::vector<double> busy_ns_at(double now_ns) const;
-  // The edge that limits a running flow's rate (-1: its cap, or nothing), as last computed.
-  int bottleneck(int id) const;
+  // The edges that hold a running flow to its rate, in path order (none: its cap, or
+  // nothing), as last computed (arbitrated_rates.h; flat max-min names none).
+  const std::vector<int>& held(int id) const;
   // The ids whose rates were recomputed since the last call (each component, in order;
   // some may have ended since), or `all` when every running flow's were (after a reshare):
-  // for a watcher that follows the bottlenecks (fidelity_watch.h). Recomputes first if a
+  // for a watcher that follows where flows are held (fidelity_watch.h). Recomputes first if a
   // start or end is pending.
   std::vector<int> take_recomputed(bool* all);
 
@@ -85,7 +86,7 @@ class Scheduler {
     double left = 0, since = 0;  // bytes left at time `since`, the flow's last change of rate
     double rate = 0;
     double moved_at = -1;  // the rate over its last interval of positive length (-1: none yet)
-    int bottleneck = -1;
+    std::vector<int> held;
     double most = kUnbounded;  // the most it can ever move: its cap, or its slowest edge alone
     FlowSpec spec;
   };
@@ -94,7 +95,7 @@ class Scheduler {
   const Running& at(int id) const;
   void settle() const;  // recomputes the pending component, if any (rates are a cache: mutable)
   void recompute(const std::vector<int>& slots) const;
-  void set_rate(int slot, double rate, int bottleneck) const;
+  void set_rate(int slot, double rate) const;
   void rebase(Running& f, double now_ns) const;
   void keyed(int slot) const;
   std::vector<int> component() const;

@@ -273,20 +273,26 @@ class MixedTree : public FlowVsPacket {
     const flowtest::RandomCase c(seed, flowtest::Draw::Mixed);
     const json p = run(c.yaml(), "packet"), f = run(c.yaml(), "flow");
     const bool named = !f["fidelity_notes"].empty();
+    std::string report;
     for (std::size_t a = 0; a < p["apps"].size(); ++a) {
       const double pv = p["apps"][a]["last_done_ns"], fv = f["apps"][a]["last_done_ns"];
       const double err = std::abs(fv - pv) / pv;
       ++t.transfers;
       t.worst = std::max(t.worst, err);
-      if (err <= kTolerance) ++t.within;
-      else if (named) ++t.named;
-      else {
-        ++t.unnamed;
-        std::printf("seed %llu %s: packet %.0f ns, flow %.0f ns (%.2f %%), nothing named\n%s",
-                    static_cast<unsigned long long>(seed), p["apps"][a]["name"].get<std::string>().c_str(), pv, fv,
-                    100 * err, c.yaml().c_str());
+      if (err <= kTolerance) {
+        ++t.within;
+        continue;
       }
+      ++(named ? t.named : t.unnamed);
+      char line[200];
+      std::snprintf(line, sizeof line, "seed %llu %s: packet %.0f ns, flow %.0f ns (%.2f %%), %s\n",
+                    static_cast<unsigned long long>(seed), p["apps"][a]["name"].get<std::string>().c_str(), pv, fv,
+                    100 * err, named ? "named" : "nothing named");
+      report += line;
     }
+    if (report.empty()) return;
+    for (const json& n : f["fidelity_notes"]) report += "  note: " + n["where"].get<std::string>() + ": " + n["setting"].get<std::string>() + "\n";
+    std::printf("%s%s", report.c_str(), c.yaml().c_str());
   }
   static void print(const char* what, const Tally& t) {
     std::printf("%s: %d transfers, %d within 3 %% (%.1f %%), %d outside with the cause named, %d unnamed; worst %.2f %%\n",

@@ -40,33 +40,30 @@ int DivisionTrees::node(const SharePolicy* policy, int index, int parent) {
 int DivisionTrees::add(int edge, const std::vector<Leaf>& leaves, int first, int n) {
   leaves_ = &leaves;
   if (leaf_node_.size() < leaves.size()) leaf_node_.resize(leaves.size(), -1);
-  std::vector<Member> m;
-  for (int k = first; k < first + n; ++k) m.push_back({k, leaves[static_cast<std::size_t>(k)].hop});
+  members_.clear();
+  for (int k = first; k < first + n; ++k) members_.push_back({k, leaves[static_cast<std::size_t>(k)].hop});
   const int begin = static_cast<int>(nodes_.size());
-  group_at(edge, arb_[static_cast<std::size_t>(edge)].vc, std::move(m), 0, -1);
+  group_at(edge, arb_[static_cast<std::size_t>(edge)].vc, 0, n, 0, -1);
   // Each division's cost: the mean of its leaves' (children come after their parent).
-  std::vector<double> sum(nodes_.size() - static_cast<std::size_t>(begin), 0.0);
-  std::vector<int> count(sum.size(), 0);
-  for (int id = static_cast<int>(nodes_.size()) - 1; id >= begin; --id) {
+  for (int id = static_cast<int>(nodes_.size()) - 1; id > begin; --id) {
     Node& x = nodes_[static_cast<std::size_t>(id)];
-    const std::size_t k = static_cast<std::size_t>(id - begin);
-    if (x.leaf >= 0) sum[k] = x.cost, count[k] = 1;
-    x.cost = sum[k] / count[k];
-    if (x.parent >= 0) {
-      sum[static_cast<std::size_t>(x.parent - begin)] += sum[k];
-      count[static_cast<std::size_t>(x.parent - begin)] += count[k];
-    }
+    if (x.leaf < 0) x.cost /= x.leaves;  // its children's sum, made a mean
+    Node& p = nodes_[static_cast<std::size_t>(x.parent)];
+    p.cost += x.cost * x.leaves;
+    p.leaves += x.leaves;
   }
+  nodes_[static_cast<std::size_t>(begin)].cost /= nodes_[static_cast<std::size_t>(begin)].leaves;
   tree_begin_.push_back(begin);
   tree_end_.push_back(static_cast<int>(nodes_.size()));
   return static_cast<int>(tree_begin_.size()) - 1;
 }
 
-// The edge every member arrived by (the hop before theirs), or -1 when they did not all
-// arrive by one (or one starts here: an engine's, a completer's).
-int DivisionTrees::merged_at(const std::vector<Member>& members) const {
+// The edge every member of [begin, end) arrived by (the hop before theirs), or -1 when they
+// did not all arrive by one (or one starts here: an engine's, a completer's).
+int DivisionTrees::merged_at(int begin, int end) const {
   int p = -1;
-  for (const Member& m : members) {
+  for (int i = begin; i < end; ++i) {
+    const Member& m = members_[static_cast<std::size_t>(i)];
     const int prev = m.hop > 0 && !hop_of(m).starts ? hop_of(m, 1).edge : -1;
     if (prev < 0 || (p >= 0 && prev != p)) return -1;
     p = prev;
@@ -74,72 +71,76 @@ int DivisionTrees::merged_at(const std::vector<Member>& members) const {
   return p;
 }
 
-// The division at `edge` among `members` (their hops are on it, sorted by VC and slot
-// there): `vcs` among the VCs (the egress's VC arbiter; behind an ingress port, strict
-// by ingress VC), the port arbiter among slots inside each, and the members behind one
-// slot split as the egress before them sent them (round robin when they did not arrive
+// A node with room for `children` children, filled in by the caller.
+int DivisionTrees::parent_node(const SharePolicy* policy, int index, int parent, int children) {
+  const int id = node(policy, index, parent);
+  nodes_[static_cast<std::size_t>(id)].first_child = static_cast<int>(children_.size());
+  nodes_[static_cast<std::size_t>(id)].children = children;
+  children_.resize(children_.size() + static_cast<std::size_t>(children));
+  return id;
+}
+
+void DivisionTrees::set_child(int parent, int k, int child) {
+  children_[static_cast<std::size_t>(nodes_[static_cast<std::size_t>(parent)].first_child + k)] = child;
+}
+
+// The division at `edge` among members [begin, end) (their hops are on it, sorted by VC
+// and slot there): `vcs` among the VCs (the egress's VC arbiter; behind an ingress port,
+// strict by ingress VC), the port arbiter among slots inside each, and the members behind
+// one slot split as the egress before them sent them (round robin when they did not arrive
 // together). Returns the node of the VC level.
-int DivisionTrees::group_at(int edge, const SharePolicy& vcs_policy, std::vector<Member> m, int index, int parent) {
+int DivisionTrees::group_at(int edge, const SharePolicy& vcs, int begin, int end, int index, int parent) {
   const EdgeArbitration& a = arb_[static_cast<std::size_t>(edge)];
-  const auto slot = [&](const Member& x) { return hop_of(x).slot; };
-  const auto runs = [&](std::size_t from, std::size_t to, auto key) {
-    std::vector<std::size_t> ends;
-    for (std::size_t j = from + 1; j <= to; ++j)
-      if (j == to || key(m[j]) != key(m[j - 1])) ends.push_back(j);
-    return ends;
+  const auto vc = [&](int i) { return vc_at(edge, members_[static_cast<std::size_t>(i)]); };
+  const auto slot = [&](int i) { return hop_of(members_[static_cast<std::size_t>(i)]).slot; };
+  const auto runs = [&](int from, int to, auto key) {
+    int n = 1;
+    for (int i = from + 1; i < to; ++i) n += key(i) != key(i - 1);
+    return n;
   };
-  const int root = node(&vcs_policy, index, parent);
-  const std::vector<std::size_t> vcs = runs(0, m.size(), [&](const Member& x) { return vc_at(edge, x); });
-  nodes_[static_cast<std::size_t>(root)].first_child = static_cast<int>(children_.size());
-  nodes_[static_cast<std::size_t>(root)].children = static_cast<int>(vcs.size());
-  children_.resize(children_.size() + vcs.size());
-  for (std::size_t v = 0, begin = 0; v < vcs.size(); begin = vcs[v++]) {
-    const int vn = node(&a.port, vc_at(edge, m[begin]), root);
-    children_[static_cast<std::size_t>(nodes_[static_cast<std::size_t>(root)].first_child) + v] = vn;
-    const std::vector<std::size_t> slots = runs(begin, vcs[v], slot);
-    nodes_[static_cast<std::size_t>(vn)].first_child = static_cast<int>(children_.size());
-    nodes_[static_cast<std::size_t>(vn)].children = static_cast<int>(slots.size());
-    children_.resize(children_.size() + slots.size());
-    for (std::size_t s = 0, from = begin; s < slots.size(); from = slots[s++]) {
-      const int child_at = nodes_[static_cast<std::size_t>(vn)].first_child + static_cast<int>(s);
-      const std::vector<Member> behind(m.begin() + static_cast<long>(from), m.begin() + static_cast<long>(slots[s]));
-      const int sn = behind_slot(behind, slot(m[from]), vn);
-      children_[static_cast<std::size_t>(child_at)] = sn;
+  const int root = parent_node(&vcs, index, parent, runs(begin, end, vc));
+  for (int v = 0, from = begin; from < end; ++v) {
+    int to = from + 1;
+    while (to < end && vc(to) == vc(from)) ++to;
+    const int vn = parent_node(&a.port, vc(from), root, runs(from, to, slot));
+    set_child(root, v, vn);
+    for (int s = 0, i = from; i < to; ++s) {
+      int j = i + 1;
+      while (j < to && slot(j) == slot(i)) ++j;
+      set_child(vn, s, behind_slot(i, j, slot(i), vn));
+      i = j;
     }
+    from = to;
   }
   return root;
 }
 
-// The members behind one requester slot: a leaf when alone; else, when they all arrived
-// through one ingress port, its queues by ingress VC (highest first) and inside each queue
-// the mix the egress before sent them (its port arbiter among its slots, and so on up);
-// else round robin.
-int DivisionTrees::behind_slot(std::vector<Member> behind, int index, int parent) {
-  if (behind.size() == 1) {
+// Members [begin, end) behind one requester slot: a leaf when alone; else, when they all
+// arrived through one ingress port, its queues by ingress VC (highest first) and inside each
+// queue the mix the egress before sent them (its port arbiter among its slots, and so on
+// up); else round robin.
+int DivisionTrees::behind_slot(int begin, int end, int index, int parent) {
+  if (end - begin == 1) {
     const int leaf = node(nullptr, index, parent);
     Node& x = nodes_[static_cast<std::size_t>(leaf)];
-    x.leaf = behind[0].leaf;
+    x.leaf = members_[static_cast<std::size_t>(begin)].leaf;
     const Leaf& l = (*leaves_)[static_cast<std::size_t>(x.leaf)];
     x.cost = l.weight * l.tlp;
+    x.leaves = 1;
     leaf_node_[static_cast<std::size_t>(x.leaf)] = leaf;
     return leaf;
   }
-  const int p = merged_at(behind);
+  const int p = merged_at(begin, end);
   if (p >= 0) {
-    for (Member& x : behind) --x.hop;
-    std::stable_sort(behind.begin(), behind.end(), [&](const Member& x, const Member& y) {
+    const auto first = members_.begin() + begin, last = members_.begin() + end;
+    for (auto it = first; it != last; ++it) --it->hop;  // now at their hops on p
+    std::stable_sort(first, last, [&](const Member& x, const Member& y) {
       return std::make_pair(vc_at(p, x), hop_of(x).slot) < std::make_pair(vc_at(p, y), hop_of(y).slot);
     });
-    return group_at(p, kIngressVcs, std::move(behind), index, parent);
+    return group_at(p, kIngressVcs, begin, end, index, parent);
   }
-  const int rr = node(&kRoundRobin, index, parent);
-  nodes_[static_cast<std::size_t>(rr)].first_child = static_cast<int>(children_.size());
-  nodes_[static_cast<std::size_t>(rr)].children = static_cast<int>(behind.size());
-  children_.resize(children_.size() + behind.size());
-  for (std::size_t k = 0; k < behind.size(); ++k) {
-    const int child = behind_slot({behind[k]}, 0, rr);
-    children_[static_cast<std::size_t>(nodes_[static_cast<std::size_t>(rr)].first_child) + k] = child;
-  }
+  const int rr = parent_node(&kRoundRobin, index, parent, end - begin);
+  for (int k = 0; k < end - begin; ++k) set_child(rr, k, behind_slot(begin + k, begin + k + 1, 0, rr));
   return rr;
 }
 

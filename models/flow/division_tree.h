@@ -45,6 +45,7 @@ class DivisionTrees {
     int parent = -1, first_child = 0, children = 0;
     int leaf = -1;        // the leaf's number, or -1 for a division
     double cost = 0;      // its leaves' mean cost: wire bytes per TLP
+    int leaves = 0;       // how many leaves it has
     double demand = 0;    // this round: its leaves' demands, wire bytes per ns
     double capacity = 0;  // this round: what its parent's division gave it
     double unbounded = 0;  // could_take's memo: its capacity were one of its leaves unbounded (< 0: not yet)
@@ -52,10 +53,12 @@ class DivisionTrees {
   struct Member {  // a leaf at hop `hop` of its flow's path, while building
     int leaf, hop;
   };
-  int group_at(int edge, const SharePolicy& vcs, std::vector<Member> members, int index, int parent);
-  int behind_slot(std::vector<Member> behind, int index, int parent);
+  int group_at(int edge, const SharePolicy& vcs, int begin, int end, int index, int parent);
+  int behind_slot(int begin, int end, int index, int parent);
   int node(const SharePolicy* policy, int index, int parent);
-  int merged_at(const std::vector<Member>& members) const;
+  int parent_node(const SharePolicy* policy, int index, int parent, int children);
+  void set_child(int parent, int k, int child);
+  int merged_at(int begin, int end) const;
   const Hop& hop_of(const Member& m, int back = 0) const;
   int vc_at(int edge, const Member& m) const;
   void claims_of(const Node& n);
@@ -64,6 +67,7 @@ class DivisionTrees {
   const std::vector<const FlowSpec*>* flows_ = nullptr;
   const std::vector<Leaf>* leaves_ = nullptr;
   std::vector<Node> nodes_;
+  std::vector<Member> members_;  // the leaves of the tree being built, by range
   std::vector<int> children_;  // nodes_[n]'s children: children_[first_child, first_child + children)
   std::vector<int> tree_begin_, tree_end_, leaf_node_;  // [tree] its nodes; [leaf] its node
   std::vector<Claim> claims_;

@@ -30,10 +30,11 @@ Scheduler::Running& Scheduler::at(int id) { return slots_[static_cast<std::size_
 const Scheduler::Running& Scheduler::at(int id) const { return slots_[static_cast<std::size_t>(slot_of_.at(id))]; }
 
 // Time moves on only once the rates of what happened before are settled: a start's rates
-// apply from its instant.
+// apply from its instant. Changes at one instant wait for one another (no byte moves in no
+// time), so an end and the start it lets in cost one computation.
 void Scheduler::move_to(double now_ns) {
   if (now_ns < now_) throw std::invalid_argument("flow::Scheduler: time went backwards");
-  settle();
+  if (now_ns > now_) settle();
   now_ = now_ns;
 }
 

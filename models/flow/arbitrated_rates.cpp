@@ -112,6 +112,7 @@ class ArbitratedSolver::Impl {
     next_bound_.assign(m, 0.0);
     left_.assign(edges_.size(), -1.0);
     dirty_.assign(edges_.size(), 1);
+    mix_change_.assign(edges_.size(), 0.0);
     double change = 1;
     int rounds = 0;
     while (rounds < kMaxRounds && change >= kSettled) {
@@ -141,7 +142,9 @@ class ArbitratedSolver::Impl {
     double change = 0;
     for (std::size_t le = 0; le < edges_.size(); ++le) {
       if (!dirty_[le]) continue;
-      dirty_[le] = 0;
+      // An edge whose TLP mix moved divides again with the new costs (division_tree.h).
+      dirty_[le] = mix_change_[le] >= kSettled;
+      change = std::max(change, mix_change_[le]);
       for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
         change = std::max(change, relative_change(share_[i], next_share_[i]));
         change = std::max(change, relative_change(bound_[i], next_bound_[i]));
@@ -180,7 +183,7 @@ class ArbitratedSolver::Impl {
   // got less. Passing its share instead would echo its demand back and forth between two
   // edges.
   void divide_edge(int le) {
-    trees_.divide(tree_[le], left_[le], demand_, next_share_);
+    mix_change_[le] = trees_.divide(tree_[le], left_[le], demand_, next_share_);
     for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
       const bool satisfied = next_share_[i] >= demand_[i] * (1 - kSatisfied);
       next_bound_[i] = satisfied && shares_elsewhere(i) ? trees_.could_take(tree_[le], i) : next_share_[i];
@@ -250,6 +253,7 @@ class ArbitratedSolver::Impl {
   std::vector<double> share_, bound_, demand_, next_share_, next_bound_;
   std::vector<double> left_;  // [local edge]
   std::vector<char> dirty_;                  // [local edge] divides this round
+  std::vector<double> mix_change_;           // [local edge] how far its last division moved its TLP mix
   ArbitratedRates result_;
 };
 

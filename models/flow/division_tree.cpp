@@ -1,5 +1,6 @@
 #include "models/flow/division_tree.h"
 #include <algorithm>
+#include <cmath>
 
 namespace arbsim::flow {
 
@@ -47,12 +48,13 @@ int DivisionTrees::add(int edge, const std::vector<Leaf>& leaves, int first, int
   // Each division's cost: the mean of its leaves' (children come after their parent).
   for (int id = static_cast<int>(nodes_.size()) - 1; id > begin; --id) {
     Node& x = nodes_[static_cast<std::size_t>(id)];
-    if (x.leaf < 0) x.cost /= x.leaves;  // its children's sum, made a mean
+    if (x.leaf < 0) x.mean = x.cost /= x.leaves;  // its children's sum, made a mean
     Node& p = nodes_[static_cast<std::size_t>(x.parent)];
     p.cost += x.cost * x.leaves;
     p.leaves += x.leaves;
   }
-  nodes_[static_cast<std::size_t>(begin)].cost /= nodes_[static_cast<std::size_t>(begin)].leaves;
+  Node& root = nodes_[static_cast<std::size_t>(begin)];
+  root.mean = root.cost /= root.leaves;
   tree_begin_.push_back(begin);
   tree_end_.push_back(static_cast<int>(nodes_.size()));
   return static_cast<int>(tree_begin_.size()) - 1;
@@ -152,7 +154,7 @@ void DivisionTrees::claims_of(const Node& n) {
   }
 }
 
-void DivisionTrees::divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share) {
+double DivisionTrees::divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share) {
   const int begin = tree_begin_[static_cast<std::size_t>(t)], end = tree_end_[static_cast<std::size_t>(t)];
   for (int id = begin; id < end; ++id) {
     Node& x = nodes_[static_cast<std::size_t>(id)];
@@ -180,6 +182,35 @@ void DivisionTrees::divide(int t, double capacity, const std::vector<double>& de
     for (int k = 0; k < x.children; ++k)
       nodes_[static_cast<std::size_t>(children_[static_cast<std::size_t>(x.first_child + k)])].capacity = out_[static_cast<std::size_t>(k)];
   }
+  return mix(begin, end);
+}
+
+// A division's turn costs the wire of the TLPs its subtree sends per turn: the mix this
+// division gave it (its leaves' wire over their turns), not the mean of its leaves' costs,
+// which a leaf that takes few turns (a read's MRds limited elsewhere, a stopped flow) would
+// skew; the mean where it was given nothing. Used from the next division on: returns the
+// largest relative change of a cost, for the caller to divide again until the mix settles.
+double DivisionTrees::mix(int begin, int end) {
+  for (int id = begin; id < end; ++id) {
+    Node& x = nodes_[static_cast<std::size_t>(id)];
+    x.used = x.turns = 0;
+    if (x.leaf >= 0) x.used = x.capacity, x.turns = x.capacity / x.cost;
+  }
+  double change = 0;
+  for (int id = end - 1; id >= begin; --id) {  // children after their parent: bottom-up
+    Node& x = nodes_[static_cast<std::size_t>(id)];
+    if (x.leaf < 0) {
+      const double cost = x.turns > 0 ? x.used / x.turns : x.mean;
+      if (cost != x.cost) change = std::max(change, std::abs(cost - x.cost) / std::max(cost, x.cost));
+      x.cost = cost;
+    }
+    if (id > begin) {
+      Node& p = nodes_[static_cast<std::size_t>(x.parent)];
+      p.used += x.used;
+      p.turns += x.turns;
+    }
+  }
+  return change;
 }
 
 double DivisionTrees::could_take(int t, int i) {

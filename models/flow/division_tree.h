@@ -32,8 +32,10 @@ class DivisionTrees {
   // VC, slot, then flow); returns its id. A leaf keeps its number `first + k`.
   int add(int edge, const std::vector<Leaf>& leaves, int first, int n);
   // Divides `capacity` (wire bytes per ns) among tree t's leaves, leaf i asking demand[i]
-  // (units of rate per ns, may be infinite): share[i] in the same units.
-  void divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share);
+  // (units of rate per ns, may be infinite): share[i] in the same units. A division's turn
+  // costs the mix of TLPs the last division of its tree gave it (the mean of its leaves'
+  // at first): returns the largest relative change of those costs, 0 once the mix settled.
+  double divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share);
   // After divide(t): what leaf i would get (payload) if it asked without bound, the others
   // asking what they asked.
   double could_take(int t, int i);
@@ -44,8 +46,10 @@ class DivisionTrees {
     int index = 0;                        // its claim's index in its parent's division
     int parent = -1, first_child = 0, children = 0;
     int leaf = -1;        // the leaf's number, or -1 for a division
-    double cost = 0;      // its leaves' mean cost: wire bytes per TLP
+    double cost = 0;      // wire bytes per turn: of its TLP mix (a leaf: of its TLPs)
+    double mean = 0;      // its leaves' mean cost (the mix where it gets nothing)
     int leaves = 0;       // how many leaves it has
+    double used = 0, turns = 0;  // mix(): its subtree's wire and turns
     double demand = 0;    // this round: its leaves' demands, wire bytes per ns
     double capacity = 0;  // this round: what its parent's division gave it
     double unbounded = 0;  // could_take's memo: its capacity were one of its leaves unbounded (< 0: not yet)
@@ -62,6 +66,7 @@ class DivisionTrees {
   const Hop& hop_of(const Member& m, int back = 0) const;
   int vc_at(int edge, const Member& m) const;
   void claims_of(const Node& n);
+  double mix(int begin, int end);
 
   const std::vector<EdgeArbitration>& arb_;
   const std::vector<const FlowSpec*>* flows_ = nullptr;

@@ -68,38 +68,51 @@ namespace {
 
 // A starvation guard with threshold x around an arbiter: a child that requested x turns
 // without a grant is granted next (models/pcie/arbiters/starvation_guard.h). In the steady
-// state every child the arbiter would starve gets one turn in x + 1 (with several starved,
-// their forced turns count among each other's x: worked through for three requesters in
-// docs/architecture.md), so each waiting child is floored at phi = G / (x + 1) turns, G
-// being the egress's turns per ns, and the arbiter divides what the floors leave; with more
-// children waiting than x + 1, every one gets G / n (round robin). Turns are a claim's units
-// (demand / cost): TLPs for the arbitrated rates, so a child of small TLPs (MRds) gets as
-// many turns as one of large TLPs, not as many bytes. Found as the largest phi with
-// (x + 1) phi <= G(phi), by bisection.
+// state every child the arbiter would starve gets one turn in x + 1 (strict priority over
+// H > M > L with x = 3 cycles H, H, M, L: each of M and L waits three turns, then is
+// forced; docs/architecture.md), so each child the arbiter would give fewer turns is
+// floored at phi and the arbiter divides what the floors leave among the others, phi being
+// the largest floor with (x + 1) phi <= G(phi), G the egress's turns per ns (with more
+// children starved than x + 1 turns can serve, the floors take it all: x = 1 over three
+// cycles M, L). A child the arbiter serves often enough never waits x turns: it keeps its
+// share. Turns are a
+// claim's units (demand / cost): TLPs for the arbitrated rates, so a child of small TLPs
+// (MRds) gets as many turns as one of large TLPs, not as many bytes. Found by bisection.
 void divide_guarded(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity,
                     std::vector<double>& out) {
   thread_local std::vector<Claim> rest;  // not reentrant (see strict())
-  thread_local std::vector<double> more, floors;
+  thread_local std::vector<double> more;
+  thread_local std::vector<char> floored;
   const std::size_t n = claims.size();
-  // At floor phi: each child's turns (out, in capacity units) and their sum G; -1 when the
-  // floors alone need more than the capacity.
+  const auto turns = [&](std::size_t i, double wire) { return wire / claims[i].cost; };
+  // At floor phi: the children the arbiter would give fewer than min(demand, phi) turns are
+  // held at that floor and the arbiter divides the rest among the others (until no other
+  // falls below); each child's share (in capacity units) into `result`, their turns summed
+  // into G. -1 when the floors alone need more than the capacity.
   const auto turns_at = [&](double phi, std::vector<double>& result) {
-    rest = claims;
-    floors.assign(n, 0.0);
-    double left = capacity;
-    for (std::size_t i = 0; i < n; ++i) {
-      floors[i] = std::min(claims[i].demand / claims[i].cost, phi);
-      left -= floors[i] * claims[i].cost;
-      rest[i].demand = claims[i].demand - floors[i] * claims[i].cost;  // an unbounded demand stays unbounded
+    floored.assign(n, 0);
+    for (bool changed = true; changed;) {
+      changed = false;
+      rest = claims;
+      double left = capacity;
+      for (std::size_t i = 0; i < n; ++i)
+        if (floored[i]) {
+          const double floor = std::min(claims[i].demand / claims[i].cost, phi) * claims[i].cost;
+          left -= floor;
+          rest[i].demand = 0;
+        }
+      if (left < -capacity * 1e-12) return -1.0;
+      more.assign(n, 0.0);
+      divide_unguarded(policy, rest, std::max(0.0, left), more);
+      for (std::size_t i = 0; i < n; ++i)
+        if (!floored[i] && turns(i, more[i]) < std::min(claims[i].demand / claims[i].cost, phi) * (1 - 1e-12))
+          floored[i] = 1, changed = true;
     }
-    if (left < -capacity * 1e-12) return -1.0;
-    more.assign(n, 0.0);
-    divide_unguarded(policy, rest, std::max(0.0, left), more);
     result.assign(n, 0.0);
     double g = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      result[i] = floors[i] * claims[i].cost + more[i];
-      g += result[i] / claims[i].cost;
+      result[i] = floored[i] ? std::min(claims[i].demand / claims[i].cost, phi) * claims[i].cost : more[i];
+      g += turns(i, result[i]);
     }
     return g;
   };

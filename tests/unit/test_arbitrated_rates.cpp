@@ -7,6 +7,8 @@
 #include "models/flow/arbitrated_rates.h"
 #include "models/flow/edge_share.h"
 #include "models/flow/max_min.h"
+#include "models/pcie/arbiters/starvation_guard.h"
+#include "models/pcie/arbiters/strict_priority.h"
 
 using namespace arbsim::flow;
 
@@ -173,6 +175,31 @@ TEST(EdgeShare, DivideByEachPolicy) {
   EXPECT_EQ(out, (std::vector<double>{1, 4, 4}));
   divide(strict(), {{0, 5, 1}, {1, 6, 1}}, 9, out);
   EXPECT_EQ(out, (std::vector<double>{3, 6}));
+}
+
+// The guard's floor against the arbiter itself: the packet model's StarvationGuard around
+// strict priority, every requester always requesting, grants each a share of the turns;
+// the fluid's guarded division, every child unbounded and its TLPs of unequal sizes (the
+// arbiter does not see sizes: turns are turns), gives each the same share of its turns, for
+// 2-5 requesters and thresholds 1-8 (x = 1 over three starves the highest: M, L, M, L).
+TEST(EdgeShare, GuardedTurnsAreTheArbitersGrants) {
+  for (int n = 2; n <= 5; ++n)
+    for (int x = 1; x <= 8; ++x) {
+      arbsim::StarvationGuard arbiter(std::make_unique<arbsim::StrictPriorityArbiter>(n), x);
+      std::vector<int> grants(static_cast<std::size_t>(n), 0);
+      const int cycles = 100000;
+      for (int c = 0; c < cycles; ++c) ++grants[static_cast<std::size_t>(arbiter.grant((1ull << n) - 1))];
+      std::vector<Claim> claims;
+      for (int i = 0; i < n; ++i) claims.push_back({i, kUnbounded, 24.0 + 64.0 * i});
+      std::vector<double> out;
+      divide(strict(x), claims, 100, out);
+      double turns = 0;
+      for (int i = 0; i < n; ++i) turns += out[static_cast<std::size_t>(i)] / claims[static_cast<std::size_t>(i)].cost;
+      for (int i = 0; i < n; ++i)
+        EXPECT_NEAR(out[static_cast<std::size_t>(i)] / claims[static_cast<std::size_t>(i)].cost / turns,
+                    static_cast<double>(grants[static_cast<std::size_t>(i)]) / cycles, 1e-3)
+            << n << " requesters, x = " << x << ", requester " << i;
+    }
 }
 
 // What each child could take asking without bound, all at once (the fast paths for round

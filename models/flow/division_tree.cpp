@@ -1,5 +1,7 @@
 #include "models/flow/division_tree.h"
 #include <algorithm>
+#include <array>
+#include <tuple>
 #include <cmath>
 
 namespace arbsim::flow {
@@ -13,6 +15,7 @@ const SharePolicy kIngressVcs{ShareKind::Strict, {}, 0};
 
 void DivisionTrees::clear(const std::vector<const FlowSpec*>& flows) {
   flows_ = &flows;
+  policies_.clear();
   nodes_.clear();
   children_.clear();
   tree_begin_.clear();
@@ -73,6 +76,20 @@ int DivisionTrees::merged_at(int begin, int end) const {
   return p;
 }
 
+// How many runs of equal key(i) members [from, to) make; where the run from `from` ends.
+template <class Key>
+int DivisionTrees::runs(int from, int to, Key key) const {
+  int n = 1;
+  for (int i = from + 1; i < to; ++i) n += key(i) != key(i - 1);
+  return n;
+}
+template <class Key>
+int DivisionTrees::run_end(int from, int to, Key key) const {
+  int i = from + 1;
+  while (i < to && key(i) == key(from)) ++i;
+  return i;
+}
+
 // A node with room for `children` children, filled in by the caller.
 int DivisionTrees::parent_node(const SharePolicy* policy, int index, int parent, int children) {
   const int id = node(policy, index, parent);
@@ -93,28 +110,56 @@ void DivisionTrees::set_child(int parent, int k, int child) {
 // together). Returns the node of the VC level.
 int DivisionTrees::group_at(int edge, const SharePolicy& vcs, int begin, int end, int index, int parent) {
   const EdgeArbitration& a = arb_[static_cast<std::size_t>(edge)];
+  const bool queues = &vcs == &kIngressVcs;  // behind one ingress port: its queues, one per VC
   const auto vc = [&](int i) { return vc_at(edge, members_[static_cast<std::size_t>(i)]); };
-  const auto slot = [&](int i) { return hop_of(members_[static_cast<std::size_t>(i)]).slot; };
-  const auto runs = [&](int from, int to, auto key) {
-    int n = 1;
-    for (int i = from + 1; i < to; ++i) n += key(i) != key(i - 1);
-    return n;
-  };
-  const int root = parent_node(&vcs, index, parent, runs(begin, end, vc));
+  const auto cls = [&](int i) { return hop_of(members_[static_cast<std::size_t>(i)]).cls; };
+  const auto root = parent_node(&vcs, index, parent, runs(begin, end, vc));
   for (int v = 0, from = begin; from < end; ++v) {
-    int to = from + 1;
-    while (to < end && vc(to) == vc(from)) ++to;
-    const int vn = parent_node(&a.port, vc(from), root, runs(from, to, slot));
-    set_child(root, v, vn);
-    for (int s = 0, i = from; i < to; ++s) {
-      int j = i + 1;
-      while (j < to && slot(j) == slot(i)) ++j;
-      set_child(vn, s, behind_slot(i, j, slot(i), vn));
-      i = j;
+    const int to = run_end(from, end, vc);
+    if (queues && runs(from, to, cls) > 1) {
+      set_child(root, v, queue(edge, from, to, vc(from), root));
+    } else {
+      set_child(root, v, slots(a.port, from, to, vc(from), root));
     }
     from = to;
   }
   return root;
+}
+
+// The port arbiter `port` among the slots of members [begin, end) (sorted by slot), each
+// slot's members behind it.
+int DivisionTrees::slots(const SharePolicy& port, int begin, int end, int index, int parent) {
+  const auto slot = [&](int i) { return hop_of(members_[static_cast<std::size_t>(i)]).slot; };
+  const int n = parent_node(&port, index, parent, runs(begin, end, slot));
+  for (int s = 0, i = begin; i < end; ++s) {
+    const int j = run_end(i, end, slot);
+    set_child(n, s, behind_slot(i, j, slot(i), n));
+    i = j;
+  }
+  return n;
+}
+
+// One ingress queue (members [begin, end) of one ingress VC of `edge`'s receiver, sorted by
+// credit class then slot) holding TLPs of several credit classes. Backed up, it leaves in
+// the order it filled, and the sender fills it class by class as credits return: so its
+// turns go to each class in proportion to the TLPs of that class it holds at most (the
+// receiver's credits in TLPs, or what the flows can have in flight: a read's tag window),
+// then within a class as the sender's port arbiter mixed them. Not backed up, every class
+// gets what it asks either way.
+int DivisionTrees::queue(int edge, int begin, int end, int index, int parent) {
+  const EdgeArbitration& a = arb_[static_cast<std::size_t>(edge)];
+  const auto cls = [&](int i) { return hop_of(members_[static_cast<std::size_t>(i)]).cls; };
+  std::array<double, 3> held{};
+  for (int i = begin; i < end; ++i) held[static_cast<std::size_t>(cls(i))] += hop_of(members_[static_cast<std::size_t>(i)]).window;
+  policies_.push_back(SharePolicy{ShareKind::Weighted, std::vector<double>(3, 0.0), 0});
+  for (std::size_t c = 0; c < 3; ++c) policies_.back().weights[c] = std::min({held[c], a.buffered[c], 1e12});
+  const int n = parent_node(&policies_.back(), index, parent, runs(begin, end, cls));
+  for (int c = 0, i = begin; i < end; ++c) {
+    const int j = run_end(i, end, cls);
+    set_child(n, c, slots(a.port, i, j, cls(i), n));
+    i = j;
+  }
+  return n;
 }
 
 // Members [begin, end) behind one requester slot: a leaf when alone; else, when they all
@@ -137,7 +182,8 @@ int DivisionTrees::behind_slot(int begin, int end, int index, int parent) {
     const auto first = members_.begin() + begin, last = members_.begin() + end;
     for (auto it = first; it != last; ++it) --it->hop;  // now at their hops on p
     std::stable_sort(first, last, [&](const Member& x, const Member& y) {
-      return std::make_pair(vc_at(p, x), hop_of(x).slot) < std::make_pair(vc_at(p, y), hop_of(y).slot);
+      return std::make_tuple(vc_at(p, x), hop_of(x).cls, hop_of(x).slot) <
+             std::make_tuple(vc_at(p, y), hop_of(y).cls, hop_of(y).slot);
     });
     return group_at(p, kIngressVcs, begin, end, index, parent);
   }

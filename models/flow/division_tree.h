@@ -8,6 +8,7 @@
 // flow could take if it asked without bound changes only the divisions on its way from the
 // root, each made once per round for all the flows below it. Plain C++.
 #pragma once
+#include <deque>
 #include <vector>
 #include "models/flow/edge_share.h"
 #include "models/flow/max_min.h"
@@ -59,6 +60,12 @@ class DivisionTrees {
   };
   int group_at(int edge, const SharePolicy& vcs, int begin, int end, int index, int parent);
   int behind_slot(int begin, int end, int index, int parent);
+  int slots(const SharePolicy& port, int begin, int end, int index, int parent);
+  int queue(int edge, int begin, int end, int index, int parent);
+  template <class Key>
+  int runs(int from, int to, Key key) const;
+  template <class Key>
+  int run_end(int from, int to, Key key) const;
   int node(const SharePolicy* policy, int index, int parent);
   int parent_node(const SharePolicy* policy, int index, int parent, int children);
   void set_child(int parent, int k, int child);
@@ -73,6 +80,7 @@ class DivisionTrees {
   const std::vector<Leaf>* leaves_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<Member> members_;  // the leaves of the tree being built, by range
+  std::deque<SharePolicy> policies_;  // the queues' divisions by credit class (node pointers stay valid)
   std::vector<int> children_;  // nodes_[n]'s children: children_[first_child, first_child + children)
   std::vector<int> tree_begin_, tree_end_, leaf_node_;  // [tree] its nodes; [leaf] its node
   std::vector<Claim> claims_;

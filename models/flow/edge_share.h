@@ -20,6 +20,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace arbsim::flow {
@@ -37,6 +38,10 @@ struct EdgeArbitration {
   SharePolicy vc;                     // among VCs
   SharePolicy port;                   // among requesters (slots), inside each VC
   std::array<uint8_t, 8> tc_to_vc{};  // the TC/VC map (runtime changes reload it)
+  // TLPs of each credit class (posted, non-posted, completion) its receiver's queue of one
+  // VC holds at most: the credits it advertises, in TLPs (infinite: unbounded).
+  std::array<double, 3> buffered{kNoLimit, kNoLimit, kNoLimit};
+  static constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 };
 
 // One child of a level: its index (VC number, slot number: strict priority and weights go

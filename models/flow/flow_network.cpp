@@ -52,6 +52,8 @@ void add_request_hops(const Network& n, const FabricParams& p, const TransferSpe
     // The MRd leaves the requester's engine, then arrives through each node's port.
     h.slot = k > 0 ? n.edge(plan.request_path[k - 1]).to_port : t.first_slot;
     h.starts = k == 0;
+    h.cls = static_cast<int>(CreditClass::NonPosted);
+    h.window = t.tags;  // one MRd per tag in flight
     plan.flow.path.push_back(h);
   }
 }
@@ -150,6 +152,9 @@ TransferPlan plan_transfer(const Network& n, const FabricParams& p, const Transf
     Hop h{e, n.edge(e).weight(plan.data_type, tlp, t.bytes)};
     h.slot = k > 0 ? n.edge(plan.data_path[k - 1]).to_port : (t.read ? 0 : t.first_slot);
     h.tlp = tlp;
+    h.cls = static_cast<int>(t.read ? CreditClass::Completion : CreditClass::Posted);
+    // A read's completions in flight: its tags' requests, each answered by ceil(MRRS / C).
+    if (t.read) h.window = static_cast<double>(t.tags) * static_cast<double>(ceil_div(static_cast<uint64_t>(p.mrrs), tlp));
     plan.flow.path.push_back(h);
   }
   const double first = transit_ns(n, plan.data_path, plan.data_type, static_cast<uint32_t>(plan.first_bytes));

@@ -32,6 +32,11 @@ struct Hop {
   // The hop leaves the flow's source: no hop of its path arrives before it (hop 0 always;
   // a read's first request hop, after its data hops in the path).
   bool starts = false;
+  // The credit class of its TLPs (0 posted, 1 non-posted, 2 completion) and how many of
+  // them it can have in flight (a read's tag window; unbounded for a write): what it can
+  // keep in a receiver's queue (division_tree.h).
+  int cls = 0;
+  double window = kUnbounded;
 };
 
 struct FlowSpec {

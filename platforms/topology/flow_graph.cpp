@@ -66,6 +66,25 @@ flow::SharePolicy share_policy(const ArbiterSpec& a) {
   return p;
 }
 
+namespace {
+
+// TLPs of each credit class a receiver's queue of one VC holds at most: its header credits,
+// and its data credits over one TLP's (MWr of MPS, CplD of the completion size; an MRd has
+// no data); infinite credits hold any number.
+std::array<double, 3> buffered_tlps(const CreditLimits& c, const PlatformCfg& pf) {
+  const std::array<int64_t, 3> tlp_data = {(pf.mps + kCreditUnitBytes - 1) / kCreditUnitBytes, 0,
+                                           (pf.completion_bytes + kCreditUnitBytes - 1) / kCreditUnitBytes};
+  std::array<double, 3> out{};
+  for (int k = 0; k < 3; ++k) {
+    double n = c.header[k] < 0 ? flow::kUnbounded : static_cast<double>(c.header[k]);
+    if (c.data[k] >= 0 && tlp_data[k] > 0) n = std::min(n, static_cast<double>(c.data[k] / tlp_data[k]));
+    out[k] = n;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<flow::EdgeArbitration> flow_arbitration(const Scenario& s, const std::optional<ArbiterSpec>& vc_arbiter) {
   std::vector<flow::EdgeArbitration> out;
   for (const LinkDir& d : s.walk) {
@@ -73,6 +92,7 @@ std::vector<flow::EdgeArbitration> flow_arbitration(const Scenario& s, const std
     a.vc = share_policy(vc_arbiter ? *vc_arbiter : d.egress.vc_arbiter);
     a.port = share_policy(d.egress.port_arbiter);
     a.tc_to_vc = d.egress.tc_to_vc;
+    a.buffered = buffered_tlps(d.egress.credits, s.platform());
     out.push_back(std::move(a));
   }
   return out;

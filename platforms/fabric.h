@@ -26,6 +26,7 @@ struct FidelityNote {
   std::string where;    // the egress ("sw0->rc0"), or "fabric"
   std::string setting;  // what was asked or seen
   std::string effect;   // what the fidelity does instead
+  std::vector<uint32_t> flows;  // the copies' flow ids it concerns (CopyCommand::flow_id), ascending
 };
 
 // What --trace asks for (docs/observability.md): a window of simulated time and the link

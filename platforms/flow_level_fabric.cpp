@@ -21,11 +21,15 @@ std::vector<flow::WatchEdge> watch_edges(const Scenario& s) {
   return out;
 }
 
-std::string setting(flow::Unrepresented what) {
+// `out`: the egress that holds a flow back (for a transient, the saturated link itself).
+std::string setting(flow::Unrepresented what, const std::string& out) {
+  const std::string held = "a flow held back at " + out;
   switch (what) {
-    case flow::Unrepresented::HeadOfLine: return "FIFO ingress (voq: false) behind ";
-    case flow::Unrepresented::Backpressure: return "finite credits behind ";
-    case flow::Unrepresented::Overdraw: return "infinite credits behind ";
+    case flow::Unrepresented::HeadOfLine: return "FIFO ingress (voq: false) behind " + held;
+    case flow::Unrepresented::Backpressure: return "finite credits behind " + held;
+    case flow::Unrepresented::Overdraw: return "infinite credits behind " + held;
+    case flow::Unrepresented::SharedQueue: return "one ingress queue feeding several VCs of " + out + ", holding a flow back";
+    case flow::Unrepresented::Transient: return "a read's tag window bursting onto the saturated " + out;
   }
   return "";
 }
@@ -39,6 +43,12 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::Backpressure:
       return "backpressure not modelled: its queued TLPs take the link's credits and the other flows on the link "
              "and VC wait for the ones it frees in the packet model";
+    case flow::Unrepresented::SharedQueue:
+      return "queue order not modelled: its flows leave in the order they queued, not as the egress's VC arbiter "
+             "divides them, in the packet model";
+    case flow::Unrepresented::Transient:
+      return "start-up transient not modelled: the read's first tags x MRRS bytes arrive in a burst that takes "
+             "more than its share for a while from flows of comparable size, in the packet model";
     case flow::Unrepresented::Overdraw:
       return "arbitration blind to what lies beyond not modelled: it keeps its full turn on the link in the packet "
              "model, and the other flows get less of the link";
@@ -80,13 +90,16 @@ void FlowLevelFabric::finish() {
   fabric_->finish();
   for (const auto& [key, seen] : fabric_->watch().sightings()) {
     const auto& [what, in, out] = key;
-    const std::string held = "a flow held back at " + names_.at(static_cast<std::size_t>(out));
     const std::string when = " (first at " + us(seen.first_ns) + ", " + us(seen.total_ns) + " in all)";
-    notes_.push_back({names_.at(static_cast<std::size_t>(in)), setting(what) + held, effect(what) + when});
+    notes_.push_back({names_.at(static_cast<std::size_t>(in)), setting(what, names_.at(static_cast<std::size_t>(out))),
+                      effect(what) + when, {seen.owners.begin(), seen.owners.end()}});
   }
-  if (const int n = fabric_->scheduler().unsettled())
+  if (const int n = fabric_->scheduler().unsettled()) {
+    const std::set<uint32_t>& flows = fabric_->unsettled_flows();
     notes_.push_back({"fabric", "arbitration that does not settle (" + std::to_string(n) + " rate computations)",
-                      "strict priorities that hold each other back: those intervals share flat max-min per flow"});
+                      "strict priorities that hold each other back: those intervals share flat max-min per flow",
+                      {flows.begin(), flows.end()}});
+  }
 }
 
 }  // namespace arbsim

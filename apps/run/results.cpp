@@ -323,8 +323,11 @@ ordered_json collect_results_unwindowed(const System& p, const sc_core::sc_time&
   j["policy"] = to_string(p.config().driver.policy);
   j["fidelity"] = to_string(p.config().sim.fidelity);
   j["fidelity_notes"] = ordered_json::array();
-  for (const FidelityNote& n : p.fabric().fidelity_notes())
-    j["fidelity_notes"].push_back({{"where", n.where}, {"setting", n.setting}, {"effect", n.effect}});
+  for (const FidelityNote& n : p.fabric().fidelity_notes()) {
+    ordered_json who = ordered_json::array();
+    for (uint32_t f : n.flows) who.push_back(owner_of(p, f));
+    j["fidelity_notes"].push_back({{"where", n.where}, {"setting", n.setting}, {"effect", n.effect}, {"apps", who}});
+  }
   j["sim_time_ns"] = ns(end);
   j["makespan_ns"] = ns(makespan);
   j["tlp_hops"] = p.fabric().tlp_hops();

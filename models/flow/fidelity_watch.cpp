@@ -63,7 +63,7 @@ void FidelityWatch::touch_held_on(const WatchFlow& f, int except) {
     if (!path) return;
     for (int e : *path)
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-        if (c.id != except && !flows_.at(c.id).flow.held.empty()) mark(c.id);
+        if (c.id != except && (!flows_.at(c.id).flow.held.empty() || flows_.at(c.id).flow.window > 0)) mark(c.id);
   };
   walk(f.data_path);
   walk(f.request_path);
@@ -82,7 +82,7 @@ void FidelityWatch::look(double now_ns) {
 // one that goes on is not cut in two.
 void FidelityWatch::examine(int id, Watched& w) {
   w.dirty = false;
-  std::vector<Key> causes;
+  std::vector<Cause> found;
   for (int e : w.flow.held)
     for (const bool request : {false, true}) {
       const std::vector<int>* path = request ? w.flow.request_path : w.flow.data_path;
@@ -90,13 +90,17 @@ void FidelityWatch::examine(int id, Watched& w) {
       const auto at = std::find(path->begin(), path->end(), e);
       // Held back at its first hop, a flow waits in its own engine: no shared buffer fills.
       if (at != path->end() && at != path->begin())
-        holding_back(id, w.flow, request, static_cast<std::size_t>(at - path->begin()), causes);
+        holding_back(id, w.flow, request, static_cast<std::size_t>(at - path->begin()), found);
     }
+  if (w.flow.window > 0) burst(id, w.flow, found);
+  std::vector<Key> causes;
+  for (const auto& [key, victim] : found) causes.push_back(key);
   std::sort(causes.begin(), causes.end());
   causes.erase(std::unique(causes.begin(), causes.end()), causes.end());
   for (const Key& k : causes) count(k, +1);
   for (const Key& k : w.causes) count(k, -1);
   w.causes = std::move(causes);
+  for (const auto& [key, victim] : found) seen_[key].owners.insert({victim, w.flow.owner});
 }
 
 // Flow f is held back at egress path[at] (its data path, or a read's request path): its
@@ -109,7 +113,7 @@ void FidelityWatch::examine(int id, Watched& w) {
 // what it has in flight, so once that many wait it sends no more than it drains
 // (flow_network.h).
 void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::size_t at,
-                                 std::vector<Key>& out) const {
+                                 std::vector<Cause>& out) const {
   const std::vector<int>& path = request ? *f.request_path : *f.data_path;
   const bool write = !request && !f.completions;
   for (std::size_t j = at; j-- > 0;) {
@@ -121,14 +125,48 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
       if (c.id == id) continue;
       const WatchFlow& g = flows_.at(c.id).flow;
       const std::vector<int>& gp = c.request ? *g.request_path : *g.data_path;
-      if (static_cast<std::size_t>(c.pos) + 1 < gp.size() && gp[static_cast<std::size_t>(c.pos) + 1] == next) continue;
       const bool same_vc = vc_of_(in, g.tc) == vc;
-      if (e.fifo_ingress && same_vc) out.emplace_back(Unrepresented::HeadOfLine, in, next);
-      if (credits && same_vc) out.emplace_back(Unrepresented::Backpressure, in, next);
-      if (!credits && write) out.emplace_back(Unrepresented::Overdraw, in, next);
+      if (static_cast<std::size_t>(c.pos) + 1 < gp.size() && gp[static_cast<std::size_t>(c.pos) + 1] == next) {
+        // Leaving by the same egress, g is arbitrated there as the fluid has it, but for two
+        // queues the fluid does not see: f's TLPs waiting for credits further on head the
+        // queue toward `next` (f is held beyond it), and one queue feeding `next` in
+        // different VCs leaves in its own order, not as next's VC arbiter divides.
+        if (same_vc && j + 1 < at) out.push_back({{Unrepresented::Backpressure, in, next}, g.owner});
+        if (same_vc && j + 1 == at && vc_of_(next, g.tc) != vc_of_(next, f.tc)) {
+          // f's share at `next` is then not the fluid's either: every flow there is concerned.
+          for (const Crossing& x : by_edge_[static_cast<std::size_t>(next)])
+            out.push_back({{Unrepresented::SharedQueue, in, next}, flows_.at(x.id).flow.owner});
+        }
+        continue;
+      }
+      if (e.fifo_ingress && same_vc) out.push_back({{Unrepresented::HeadOfLine, in, next}, g.owner});
+      if (credits && same_vc) out.push_back({{Unrepresented::Backpressure, in, next}, g.owner});
+      if (!credits && write) out.push_back({{Unrepresented::Overdraw, in, next}, g.owner});
     }
     if (!credits) break;
   }
+}
+
+// A read's tag window arrives as a burst at its start: on each link of its data path up to
+// where it is held, a saturated link (some flow held there) shared with a flow of under 33
+// windows' bytes gives that flow 3 % or more less service for a while than the fluid's share.
+void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) const {
+  for (int e : *f.data_path) {
+    if (held_at(e)) {
+      for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
+        if (c.id != id && flows_.at(c.id).flow.bytes * 0.03 <= f.window)
+          out.push_back({{Unrepresented::Transient, e, e}, flows_.at(c.id).flow.owner});
+    }
+    if (std::find(f.held.begin(), f.held.end(), e) != f.held.end()) return;
+  }
+}
+
+bool FidelityWatch::held_at(int edge) const {
+  for (const Crossing& c : by_edge_[static_cast<std::size_t>(edge)]) {
+    const std::vector<int>& h = flows_.at(c.id).flow.held;
+    if (std::find(h.begin(), h.end(), edge) != h.end()) return true;
+  }
+  return false;
 }
 
 // A sighting holds while some flow causes it: from the first to the last, its time counts.
@@ -136,7 +174,7 @@ void FidelityWatch::count(const Key& k, int delta) {
   auto& [causes, since] = active_[k];
   if (causes == 0) {
     since = now_;
-    seen_.emplace(k, Sighting{now_, 0});
+    seen_.emplace(k, Sighting{now_, 0, {}});
   }
   causes += delta;
   if (causes == 0) {

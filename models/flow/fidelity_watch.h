@@ -11,7 +11,12 @@
 //   the link's credits and every flow on that link and VC waits for the ones it frees; the
 //   queue then moves up to the link before, and so on while the credits are finite;
 // - overdraw: with infinite credits, a held write keeps its full turn on the link, and the
-//   others get less of the link than the fluid gives them (a read's tag window stops it).
+//   others get less of the link than the fluid gives them (a read's tag window stops it);
+// - a shared queue: flows of one ingress queue that the held flow's egress carries in
+//   different VCs leave in the queue's order, not as that egress's VC arbiter divides;
+// - a transient: a read's tag window of completions arrives in a burst at its start, up to
+//   tags x MRRS bytes ahead of the fluid's share on each link it shares (a sharer of under
+//   33 windows' bytes sees it: 3 % or more of its time).
 //
 // Each sighting is keyed by (what, the link the queue builds behind, the egress that holds
 // the flow back) and keeps when it was first seen and for how long it held in all.
@@ -23,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -46,12 +52,16 @@ struct WatchFlow {
   int tc = 0;
   bool completions = false;
   std::vector<int> held;
+  uint32_t owner = 0;  // what the run's notes call it by (FlowFabric: the copy's flow id)
+  double bytes = 0;   // its volume
+  double window = 0;  // a read's tag window in bytes (tags x MRRS), 0 for a write
 };
 
-enum class Unrepresented { HeadOfLine, Backpressure, Overdraw };
+enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient };
 
 struct Sighting {
   double first_ns = 0, total_ns = 0;
+  std::set<uint32_t> owners;  // the flows it concerned: held back, or held up behind
 };
 
 class FidelityWatch {
@@ -86,7 +96,11 @@ class FidelityWatch {
   void touch_held_on(const WatchFlow& f, int except);
   void mark(int id);
   void examine(int id, Watched& w);
-  void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, std::vector<Key>& out) const;
+  // A sighting a flow causes, and the flow it concerns besides the one causing it.
+  using Cause = std::pair<Key, uint32_t>;
+  void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, std::vector<Cause>& out) const;
+  void burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
+  bool held_at(int edge) const;
   void count(const Key& k, int delta);
 
   std::vector<WatchEdge> edges_;

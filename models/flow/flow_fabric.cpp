@@ -61,7 +61,9 @@ void FlowFabric::start(Copy c) {
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
   flow_of_transfer_[moved.copy.transfer] = id;
   if (watching_)
-    watch_.add(id, {&moved.plan.data_path, &moved.plan.request_path, moved.copy.tc, moved.copy.spec.read, {}});
+    watch_.add(id, {&moved.plan.data_path, &moved.plan.request_path, moved.copy.tc, moved.copy.spec.read, {},
+                    moved.copy.flow_id, static_cast<double>(moved.copy.spec.bytes),
+                    moved.copy.spec.read ? static_cast<double>(moved.copy.spec.tags) * params_.mrrs : 0.0});
   settle_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -84,6 +86,8 @@ void FlowFabric::rates_changed() {
     }
     if (watching_) watch_.look(now_ns());
   }
+  for (int id : sched_.take_unsettled())
+    if (const auto it = moving_.find(id); it != moving_.end()) unsettled_flows_.insert(it->second.copy.flow_id);
   schedule();
 }
 
@@ -269,6 +273,7 @@ void FlowEngine::start_next() {
   TransferTracker& t = fabric_.tracker();
   FlowFabric::Copy copy;
   copy.transfer = t.open(c.bytes, std::move(c.on_done));
+  copy.flow_id = c.flow_id;
   t.injected(c.bytes);
   if (c.on_start) c.on_start(copy.transfer);
   copy.spec.read = c.kind == CopyKind::Read;

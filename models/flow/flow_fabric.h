@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -46,6 +47,7 @@ class FlowFabric : public sc_core::sc_module {
     uint8_t tc = 0;
     double rate_GBps = 0;        // a paced copy's own limit (CopyCommand::rate_GBps), 0 = none
     uint64_t transfer = 0;       // TransferTracker id
+    uint32_t flow_id = 0;        // the app or device it is for (CopyCommand::flow_id)
     std::function<void()> sent;  // its data has all left: the engine may take its next command
   };
   void start(Copy c);  // now
@@ -62,6 +64,8 @@ class FlowFabric : public sc_core::sc_module {
   const flow::Scheduler& scheduler() const { return sched_; }
   // What the run did that the fluid does not represent (complete after finish()).
   const flow::FidelityWatch& watch() const { return watch_; }
+  // The flow ids of the copies in rate computations that fell back to flat max-min.
+  const std::set<uint32_t>& unsettled_flows() const { return unsettled_flows_; }
   // Payload bytes an open transfer has moved so far (its fluid sent; 0 once done or unknown).
   uint64_t sent_bytes(uint64_t transfer) const;
   void finish();  // a time-limited run: counts the copies still moving
@@ -109,6 +113,7 @@ class FlowFabric : public sc_core::sc_module {
   TransferTracker& tracker_;
   std::map<int, Moving> moving_;       // by scheduler flow id
   std::unordered_map<uint64_t, int> flow_of_transfer_;  // the moving copies' scheduler ids
+  std::set<uint32_t> unsettled_flows_;
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order
   sc_core::sc_event wake_event_, due_event_, settle_event_;
   ProgressGuard wake_guard_, deliver_guard_;

@@ -291,11 +291,21 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
     return;
   }
   const ArbitratedRates& r = solver_.solve(specs_, &binds_);
-  unsettled_ += r.converged ? 0 : 1;
+  if (!r.converged) {
+    ++unsettled_;
+    for (int slot : slots) unsettled_ids_.push_back(slots_[static_cast<std::size_t>(slot)].id);
+  }
   for (std::size_t i = 0; i < slots.size(); ++i) {
     set_rate(slots[i], r.rate[i]);
     slots_[static_cast<std::size_t>(slots[i])].held.assign(r.held.begin() + r.held_start[i], r.held.begin() + r.held_start[i + 1]);
   }
+}
+
+std::vector<int> Scheduler::take_unsettled() {
+  settle();
+  std::vector<int> ids;
+  ids.swap(unsettled_ids_);
+  return ids;
 }
 
 void Scheduler::set_tc_map(double now_ns, int edge, const std::array<uint8_t, 8>& tc_to_vc) {

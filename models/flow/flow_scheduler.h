@@ -55,8 +55,10 @@ class Scheduler {
   // Reloads edge `edge`'s port weights (a WRR port arbiter's table, driver.share_control);
   // reshare() applies them. Throws std::logic_error without arbitration.
   void set_port_weights(double now_ns, int edge, const std::vector<double>& weights);
-  // Recomputations whose iteration did not settle (arbitrated_rates.h).
+  // Recomputations whose iteration did not settle (arbitrated_rates.h), and the ids of the
+  // flows in those since the last call.
   int unsettled() const { return unsettled_; }
+  std::vector<int> take_unsettled();
 
   bool running(int id) const { return slot_of_.count(id) > 0; }
   double rate(int id) const;
@@ -121,6 +123,7 @@ class Scheduler {
   mutable bool recomputed_all_ = false;
   mutable ArbitratedSolver solver_;
   mutable int unsettled_ = 0;
+  mutable std::vector<int> unsettled_ids_;
   mutable std::vector<char> binds_, seen_edge_;  // [edge] scratch of a recomputation
   mutable std::vector<const FlowSpec*> specs_;
   std::vector<double> finished_rates_;

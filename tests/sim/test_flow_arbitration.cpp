@@ -86,6 +86,9 @@ TEST(FlowArbitration, HeadOfLineBlockingAndBackpressureAreNamed) {
   const std::string effect = o.results["fidelity_notes"][0]["effect"];
   EXPECT_NE(effect.find("head-of-line blocking not modelled"), std::string::npos) << effect;
   EXPECT_NE(effect.find("(first at 0.000 us, 433."), std::string::npos) << effect;
+  // Each note lists the copies it concerns: slow (held) and fast (held up behind it).
+  for (const auto& n : o.results["fidelity_notes"])
+    EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"slow", "fast"})) << n.dump();
 }
 
 // Virtual output queues remove the head-of-line blocking, not the credits; infinite credits
@@ -109,4 +112,52 @@ TEST(FlowArbitration, AHeldFlowAloneIsNotNamed) {
 TEST(FlowArbitration, PacketModeHasNoNotes) {
   SimOutcome o = run_yaml(held_beyond("", ""), {"sim.fidelity=packet"});
   EXPECT_TRUE(o.results["fidelity_notes"].empty());
+}
+
+// One ingress queue feeding two VCs of the egress beyond: gpu0's D2H write f (TC1, VC1 on
+// the uplink) and its H2D read g's MRds (TC2, VC0) share sw0's one queue from gpu0; gpu1's
+// write h (TC3, VC1) competes at sw0 -> rc0, whose VC arbiter is strict. In the packet model
+// an MRd at the queue's head loses to h and holds f behind it, so h runs alone (ends at T,
+// 322,981 ns) and f and g follow (660 / 642 us); the fluid splits VC1 between f and h (both
+// at 2T) and starves g until then. The run names the queue and all three copies.
+TEST(FlowArbitration, AQueueFeedingSeveralVcsIsNamed) {
+  const std::string yaml = two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}") +
+                           "sim: {fidelity: flow}\n"
+                           "apps:\n"
+                           "  - {name: f, type: stream, gpu: gpu0, direction: d2h, tc: 1, size: {fixed: 4MiB}, count: 1}\n"
+                           "  - {name: g, type: stream, gpu: gpu0, direction: h2d, tc: 2, size: {fixed: 4MiB}, count: 1}\n"
+                           "  - {name: h, type: stream, gpu: gpu1, direction: d2h, tc: 3, size: {fixed: 4MiB}, count: 1}\n";
+  SimOutcome o = run_yaml(yaml);
+  EXPECT_EQ(notes_at(o, "gpu0->sw0"),
+            (std::vector<std::string>{"one ingress queue feeding several VCs of sw0->rc0, holding a flow back"}));
+  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(),
+            (std::vector<std::string>{"f", "g", "h"}));
+}
+
+namespace {
+
+// Two reads fill rc0 -> sw0: `big` of 8 MiB and `other` of `size`.
+std::string two_reads(const char* size) {
+  return two_gpu_platform() +
+         "sim: {fidelity: flow}\n"
+         "apps:\n"
+         "  - {name: big, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 8MiB}, count: 1}\n"
+         "  - {name: other, type: stream, gpu: gpu1, direction: h2d, size: {fixed: " + std::string(size) + "}, count: 1}\n";
+}
+
+}  // namespace
+
+// A read's tag window (256 tags x 512 B = 128 KiB) bursts onto rc0 -> sw0, which two reads
+// fill: named where the other read is under 33 windows (1 MiB: the burst is 12.5 % of it)...
+TEST(FlowArbitration, AReadsBurstOntoASmallSharerIsNamed) {
+  SimOutcome o = run_yaml(two_reads("1MiB"));
+  EXPECT_EQ(notes_at(o, "rc0->sw0"), (std::vector<std::string>{"a read's tag window bursting onto the saturated rc0->sw0"}));
+  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(),
+            (std::vector<std::string>{"big", "other"}));
+}
+
+// ... not where both are large (8 MiB each: 1.6 %).
+TEST(FlowArbitration, AReadsBurstOntoALargeSharerIsNotNamed) {
+  SimOutcome o = run_yaml(two_reads("8MiB"));
+  EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
 }

@@ -12,7 +12,7 @@ namespace {
 
 // Shares settle within this relative change, or the iteration gives up after kMaxRounds; a
 // share within kSatisfied of what its flow asked counts as all it asked.
-constexpr double kSettled = 1e-12;
+constexpr double kSettled = 1e-9;
 constexpr double kSatisfied = 1e-12;
 constexpr int kMaxRounds = 64;
 
@@ -43,6 +43,7 @@ class ArbitratedSolver::Impl {
     flows_ = &flows;
     binds_ = binds;
     index();
+    start();
     iterate();
     if (!result_.converged) fall_back();
     for (int e : edges_) local_[e] = -1;
@@ -100,7 +101,8 @@ class ArbitratedSolver::Impl {
       hop_entry_[hop_entry_start_[entries_[i].flow] + entries_[i].hop] = static_cast<int>(i);
   }
 
-  void iterate() {
+  // The starting point: unbounded demands, every edge to divide.
+  void start() {
     const std::size_t n = flows_->size(), m = entries_.size();
     result_.rate.assign(n, kUnbounded);
     result_.held_start.assign(n + 1, 0);
@@ -110,9 +112,12 @@ class ArbitratedSolver::Impl {
     demand_.assign(m, kUnbounded);
     next_share_.assign(m, 0.0);
     next_bound_.assign(m, 0.0);
-    left_.assign(edges_.size(), -1.0);
+    left_.resize(edges_.size());
+    for (std::size_t le = 0; le < edges_.size(); ++le) left_[le] = cap_[edges_[le]];
     dirty_.assign(edges_.size(), 1);
-    mix_change_.assign(edges_.size(), 0.0);
+  }
+
+  void iterate() {
     double change = 1;
     int rounds = 0;
     while (rounds < kMaxRounds && change >= kSettled) {
@@ -125,11 +130,10 @@ class ArbitratedSolver::Impl {
   }
 
   // One Jacobi round: demands from the last round's bounds, then each edge whose inputs
-  // (its entries' demands, its capacity left) changed divides anew (an edge whose inputs
+  // (its entries' demands) changed divides anew (an edge whose inputs
   // did not would divide as before: skipping it gives the same round). Returns the
   // largest relative change of a share or a bound.
   double round() {
-    capacity_left();
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const double d = demand(static_cast<int>(i));
       if (d != demand_[i]) {
@@ -142,9 +146,7 @@ class ArbitratedSolver::Impl {
     double change = 0;
     for (std::size_t le = 0; le < edges_.size(); ++le) {
       if (!dirty_[le]) continue;
-      // An edge whose TLP mix moved divides again with the new costs (division_tree.h).
-      dirty_[le] = mix_change_[le] >= kSettled;
-      change = std::max(change, mix_change_[le]);
+      dirty_[le] = 0;
       for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
         change = std::max(change, relative_change(share_[i], next_share_[i]));
         change = std::max(change, relative_change(bound_[i], next_bound_[i]));
@@ -166,24 +168,13 @@ class ArbitratedSolver::Impl {
     return d;
   }
 
-  // Each edge's capacity, once (it never changes within a computation).
-  void capacity_left() {
-    for (std::size_t le = 0; le < edges_.size(); ++le) {
-      const double l = cap_[edges_[le]];
-      if (l != left_[le]) {
-        left_[le] = l;
-        dirty_[le] = 1;
-      }
-    }
-  }
-
   // Edge le's shares (next_share_) from this round's demands, and the bounds they set on
   // their flows' other edges (next_bound_): what an entry could take there if it asked
   // without bound, where it got all it asked (its demand did not bind); its share where it
   // got less. Passing its share instead would echo its demand back and forth between two
   // edges.
   void divide_edge(int le) {
-    mix_change_[le] = trees_.divide(tree_[le], left_[le], demand_, next_share_);
+    trees_.divide(tree_[le], left_[le], demand_, next_share_);
     for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
       const bool satisfied = next_share_[i] >= demand_[i] * (1 - kSatisfied);
       next_bound_[i] = satisfied && shares_elsewhere(i) ? trees_.could_take(tree_[le], i) : next_share_[i];
@@ -253,7 +244,6 @@ class ArbitratedSolver::Impl {
   std::vector<double> share_, bound_, demand_, next_share_, next_bound_;
   std::vector<double> left_;  // [local edge]
   std::vector<char> dirty_;                  // [local edge] divides this round
-  std::vector<double> mix_change_;           // [local edge] how far its last division moved its TLP mix
   ArbitratedRates result_;
 };
 

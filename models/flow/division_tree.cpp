@@ -11,6 +11,9 @@ const SharePolicy kRoundRobin;  // flows behind one requester that did not arriv
 // Behind one ingress port, its queues (one per ingress VC) offer their heads at once and the
 // highest ingress VC goes first (models/pcie/egress_port.cpp, collect(); docs/architecture.md).
 const SharePolicy kIngressVcs{ShareKind::Strict, {}, 0};
+// A mix within a billionth is settled; it settles within a few passes (a cap, should one not).
+constexpr double kMixSettled = 1e-9;
+constexpr int kMixPasses = 8;
 }
 
 void DivisionTrees::clear(const std::vector<const FlowSpec*>& flows) {
@@ -200,7 +203,7 @@ void DivisionTrees::claims_of(const Node& n) {
   }
 }
 
-double DivisionTrees::divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share) {
+void DivisionTrees::divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share) {
   const int begin = tree_begin_[static_cast<std::size_t>(t)], end = tree_end_[static_cast<std::size_t>(t)];
   for (int id = begin; id < end; ++id) {
     Node& x = nodes_[static_cast<std::size_t>(id)];
@@ -212,12 +215,24 @@ double DivisionTrees::divide(int t, double capacity, const std::vector<double>& 
     nodes_[static_cast<std::size_t>(x.parent)].demand += x.demand;
   }
   nodes_[static_cast<std::size_t>(begin)].capacity = nodes_[static_cast<std::size_t>(begin)].unbounded = capacity;
+  // The divisions' turn costs are their TLP mixes, which the division itself sets: divided
+  // again until the mix settles (a few passes: once it knows who gets all it asks, the mix
+  // follows).
+  for (int pass = 0; pass < kMixPasses; ++pass) {
+    divide_down(begin, end);
+    if (mix(begin, end) < kMixSettled) break;
+  }
   for (int id = begin; id < end; ++id) {
     const Node& x = nodes_[static_cast<std::size_t>(id)];
-    if (x.leaf >= 0) {
-      share[static_cast<std::size_t>(x.leaf)] = x.capacity / (*leaves_)[static_cast<std::size_t>(x.leaf)].weight;
-      continue;
-    }
+    if (x.leaf >= 0) share[static_cast<std::size_t>(x.leaf)] = x.capacity / (*leaves_)[static_cast<std::size_t>(x.leaf)].weight;
+  }
+}
+
+// Each division gives its children their parts of its capacity, from the root down.
+void DivisionTrees::divide_down(int begin, int end) {
+  for (int id = begin; id < end; ++id) {
+    const Node& x = nodes_[static_cast<std::size_t>(id)];
+    if (x.leaf >= 0) continue;
     if (x.children == 1) {  // alone: all it asks, up to the capacity, under every arbiter
       Node& only = nodes_[static_cast<std::size_t>(children_[static_cast<std::size_t>(x.first_child)])];
       only.capacity = std::min(only.demand, x.capacity);
@@ -228,14 +243,12 @@ double DivisionTrees::divide(int t, double capacity, const std::vector<double>& 
     for (int k = 0; k < x.children; ++k)
       nodes_[static_cast<std::size_t>(children_[static_cast<std::size_t>(x.first_child + k)])].capacity = out_[static_cast<std::size_t>(k)];
   }
-  return mix(begin, end);
 }
 
 // A division's turn costs the wire of the TLPs its subtree sends per turn: the mix this
 // division gave it (its leaves' wire over their turns), not the mean of its leaves' costs,
 // which a leaf that takes few turns (a read's MRds limited elsewhere, a stopped flow) would
-// skew; the mean where it was given nothing. Used from the next division on: returns the
-// largest relative change of a cost, for the caller to divide again until the mix settles.
+// skew; the mean where it was given nothing. Returns the largest relative change of a cost.
 double DivisionTrees::mix(int begin, int end) {
   for (int id = begin; id < end; ++id) {
     Node& x = nodes_[static_cast<std::size_t>(id)];

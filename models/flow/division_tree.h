@@ -34,9 +34,8 @@ class DivisionTrees {
   int add(int edge, const std::vector<Leaf>& leaves, int first, int n);
   // Divides `capacity` (wire bytes per ns) among tree t's leaves, leaf i asking demand[i]
   // (units of rate per ns, may be infinite): share[i] in the same units. A division's turn
-  // costs the mix of TLPs the last division of its tree gave it (the mean of its leaves'
-  // at first): returns the largest relative change of those costs, 0 once the mix settled.
-  double divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share);
+  // costs the mix of TLPs it sends (division_tree.cpp, mix()).
+  void divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share);
   // After divide(t): what leaf i would get (payload) if it asked without bound, the others
   // asking what they asked.
   double could_take(int t, int i);
@@ -74,6 +73,7 @@ class DivisionTrees {
   int vc_at(int edge, const Member& m) const;
   void claims_of(const Node& n);
   double mix(int begin, int end);
+  void divide_down(int begin, int end);
 
   const std::vector<EdgeArbitration>& arb_;
   const std::vector<const FlowSpec*>* flows_ = nullptr;

@@ -4,6 +4,7 @@
 // The format itself is checked by tests/python (pcie_arbsim.trace.load_trace) and the reasons
 // on hand-worked timelines by tests/sim/test_why_not_granted.cpp.
 #include <gtest/gtest.h>
+#include <fstream>
 #include <sstream>
 #include <nlohmann/json.hpp>
 #include "tests/cli/cli_fixture.h"
@@ -229,6 +230,33 @@ TEST_F(Trace, BadLogLevelsAreBadInput) {
     expect_one_error(traced({"--log", spec}), {std::string("--log ") + spec});
     EXPECT_FALSE(fs::exists(dir_ / "out")) << spec;
   }
+}
+
+// The flow fabric's trace log: each copy's rate at every recomputation. Two writers share the
+// uplink round robin (every link Gen3 x16): each moves half of what one moves alone (the
+// division is work-conserving and the turns equal), and both are held by the uplink.
+TEST_F(Trace, FlowFabricLogsEachCopysRate) {
+  const auto rates = [&](int writers) {
+    std::string y = "platform: " + config("platforms/seed000_fig2.yaml") + "\nsim: {fidelity: flow}\napps:\n";
+    for (int g = 0; g < writers; ++g)
+      y += "  - {name: w" + std::to_string(g) + ", type: stream, gpu: gpu" + std::to_string(g) +
+           ", direction: d2h, size: {fixed: 4MiB}, count: 1}\n";
+    std::ofstream(dir_ / "w.yaml") << y;
+    const Result r = run({"run", (dir_ / "w.yaml").string(), "--out", "out", "--log", "flow_fabric=trace"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::vector<double> at_zero;
+    for (const std::string& l : lines(r.err))
+      if (l.rfind("[0.000000 ns] [trace] flow_fabric: transfer ", 0) == 0) {
+        at_zero.push_back(std::stod(l.substr(l.find(" at ") + 4)));
+        EXPECT_NE(l.find("GB/s, held by link "), std::string::npos) << l;
+      }
+    return at_zero;
+  };
+  const std::vector<double> alone = rates(1), shared = rates(2);
+  ASSERT_EQ(alone.size(), 1u);
+  ASSERT_GE(shared.size(), 2u);  // the second start recomputes both
+  EXPECT_NEAR(shared[shared.size() - 1], alone[0] / 2, 1e-6 * alone[0]);
+  EXPECT_NEAR(shared[shared.size() - 2], alone[0] / 2, 1e-6 * alone[0]);
 }
 
 // A module the model does not have (a typo) would log nothing: the run says so, naming the

@@ -4,6 +4,7 @@
 // Each comparison runs the pcie-arbsim binary twice, once per mode: SystemC elaborates
 // once per process.
 #include <gtest/gtest.h>
+#include <set>
 #include <sys/wait.h>
 #include <algorithm>
 #include <cmath>
@@ -271,7 +272,8 @@ struct Tally {
 // printed with the run's notes and the case.
 class MixedTree : public FlowVsPacket {
  protected:
-  void tally(uint64_t seed, Tally& t) {
+  // `unnamed`, when given, collects "seed tN" of each transfer outside 3 % and unnamed.
+  void tally(uint64_t seed, Tally& t, std::set<std::string>* unnamed = nullptr) {
     const flowtest::RandomCase c(seed, flowtest::Draw::Mixed);
     const json p = run(c.yaml(), "packet"), f = run(c.yaml(), "flow");
     const bool noted = !f["fidelity_notes"].empty();
@@ -293,6 +295,7 @@ class MixedTree : public FlowVsPacket {
         continue;
       }
       ++(named ? t.named : t.unnamed);
+      if (!named && unnamed) unnamed->insert(std::to_string(seed) + " " + p["apps"][a]["name"].get<std::string>());
       char line[200];
       std::snprintf(line, sizeof line, "seed %llu %s: packet %.0f ns, flow %.0f ns (%.2f %%), %s\n",
                     static_cast<unsigned long long>(seed), p["apps"][a]["name"].get<std::string>().c_str(), pv, fv,
@@ -316,6 +319,26 @@ class MixedTree : public FlowVsPacket {
 };
 
 }  // namespace
+
+// CI's fixed subset of the survey (issue 12): seeds 30000-30029, 180 transfers. Every
+// transfer outside 3 % is named by a note that lists it, but for the ones traced to what the
+// flow mode neither models nor names yet (docs/performance.md, "With arbitration"): 30012 t4
+// (a queue of several credit classes behind a guarded strict port), 30015 t3 and t4 (MRds
+// take arbitration turns at the memory port, where they cost no time), 30022 t1 (slowed by a
+// copy that head-of-line blocking delayed: a knock-on). A transfer that leaves that list
+// (named, or within 3 %) is reported, for the list to shrink; one that joins it fails. And
+// the share within 3 % does not fall below 80 % (84 % measured on 2026-11-24).
+TEST_F(MixedTree, FixedSubsetIsWithinOrNamed) {
+  const std::set<std::string> known = {"30012 t4", "30015 t3", "30015 t4", "30022 t1"};
+  Tally t;
+  std::set<std::string> unnamed;
+  for (uint64_t seed = 30000; seed < 30030; ++seed) tally(seed, t, &unnamed);
+  print("mixed random trees, seeds 30000-30029", t);
+  for (const std::string& u : unnamed) EXPECT_TRUE(known.count(u)) << u << ": outside 3 % and named by no note";
+  for (const std::string& k : known)
+    if (!unnamed.count(k)) std::printf("%s is now within 3 %% or named: take it off the known list\n", k.c_str());
+  EXPECT_GE(static_cast<double>(t.within) / t.transfers, 0.80);
+}
 
 // The survey over 200 seeds (docs/performance.md), a measurement, not a test: the
 // acceptance (99 % of transfers within 3 %, every other one named) is not met yet. Run with

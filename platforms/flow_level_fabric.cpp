@@ -30,6 +30,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::Overdraw: return "infinite credits behind " + held;
     case flow::Unrepresented::SharedQueue: return "one ingress queue feeding several VCs of " + out + ", holding a flow back";
     case flow::Unrepresented::Transient: return "a read's tag window bursting onto the saturated " + out;
+    case flow::Unrepresented::OvertakenTail: return "a copy that ended held back at " + out + ", its engine's next in another VC";
   }
   return "";
 }
@@ -49,6 +50,9 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::Transient:
       return "start-up transient not modelled: the read's first tags x MRRS bytes arrive in a burst that takes "
              "more than its share for a while from flows of comparable size, in the packet model";
+    case flow::Unrepresented::OvertakenTail:
+      return "queued tail not modelled: the ended copy's last TLPs still queue on the way and the next copy "
+             "overtakes them, so it ends later than the fluid's, in the packet model";
     case flow::Unrepresented::Overdraw:
       return "arbitration blind to what lies beyond not modelled: it keeps its full turn on the link in the packet "
              "model, and the other flows get less of the link";

@@ -4,7 +4,8 @@
 namespace arbsim::flow {
 
 void FidelityWatch::add(int id, const WatchFlow& f) {
-  flows_[id] = Watched{f, {}, false};
+  flows_[id] = Watched{f, {}, false, {}};
+  overtakes(id, flows_[id]);
   index(id, f, true);
   mark(id);
   touch_held_on(f, id);
@@ -13,6 +14,13 @@ void FidelityWatch::add(int id, const WatchFlow& f) {
 void FidelityWatch::remove(int id) {
   const auto it = flows_.find(id);
   if (it == flows_.end()) return;
+  const std::vector<int>& path = *it->second.flow.data_path;
+  for (std::size_t k = 1; k < path.size(); ++k)  // held beyond a link it was not held at: queued
+    if (held_on(it->second.flow, path[k]) && !held_on(it->second.flow, path[k - 1])) {
+      tails_.push_back({id, it->second.flow, path});
+      owner_of_ended_[id] = it->second.flow.owner;
+      break;
+    }
   for (const Key& k : it->second.causes) count(k, -1);
   const WatchFlow f = it->second.flow;
   index(id, f, false);
@@ -76,6 +84,26 @@ void FidelityWatch::look(double now_ns) {
     if (it != flows_.end() && it->second.dirty) examine(id, it->second);
   }
   dirty_.clear();
+  tails_.clear();  // a successor starts at the instant its engine's copy ends
+  owner_of_ended_.clear();
+}
+
+// A copy starting where one just ended held (the engine's next copy): on a link of their
+// common way before where the first was held, in another VC, it overtakes the first one's
+// queued TLPs (the first ends later than the fluid's). Named while the successor runs.
+void FidelityWatch::overtakes(int id, Watched& w) {
+  const std::vector<int>& path = *w.flow.data_path;
+  for (const Tail& t : tails_) {
+    if (path.empty() || t.path.empty() || path[0] != t.path[0]) continue;
+    const std::size_t held = static_cast<std::size_t>(
+        std::find_first_of(t.path.begin() + 1, t.path.end(), t.flow.held.begin(), t.flow.held.end()) - t.path.begin());
+    for (std::size_t k = 0; k < held && k < path.size() && path[k] == t.path[k]; ++k)
+      if (vc_of_(path[k], w.flow.tc) != vc_of_(path[k], t.flow.tc)) {
+        w.tails.push_back({{Unrepresented::OvertakenTail, path[k], t.path[std::min(held, t.path.size() - 1)]}, t.id});
+        mark(id);
+        break;
+      }
+  }
 }
 
 // The sightings flow `id` causes now; counted in before the old ones are counted out, so
@@ -88,19 +116,41 @@ void FidelityWatch::examine(int id, Watched& w) {
       const std::vector<int>* path = request ? w.flow.request_path : w.flow.data_path;
       if (!path) continue;
       const auto at = std::find(path->begin(), path->end(), e);
-      // Held back at its first hop, a flow waits in its own engine: no shared buffer fills.
-      if (at != path->end() && at != path->begin())
+      // Held back at its first hop, a flow waits in its own engine: no shared buffer fills;
+      // held at the link before too (a tie), it arrives no faster than it leaves.
+      if (at != path->end() && at != path->begin() && !held_on(w.flow, *(at - 1)))
         holding_back(id, w.flow, request, static_cast<std::size_t>(at - path->begin()), found);
     }
   if (w.flow.window > 0) burst(id, w.flow, found);
+  found.insert(found.end(), w.tails.begin(), w.tails.end());
   std::vector<Key> causes;
-  for (const auto& [key, victim] : found) causes.push_back(key);
+  for (const auto& [key, about] : found) causes.push_back(key);
   std::sort(causes.begin(), causes.end());
   causes.erase(std::unique(causes.begin(), causes.end()), causes.end());
   for (const Key& k : causes) count(k, +1);
   for (const Key& k : w.causes) count(k, -1);
   w.causes = std::move(causes);
-  for (const auto& [key, victim] : found) seen_[key].owners.insert({victim, w.flow.owner});
+  for (const auto& [key, about] : found) concern(key, about, w.flow.owner);
+}
+
+// A sighting concerns the flow causing it (`owner`), the one it affects (`about`), and the
+// flows sharing a saturated link (some flow held there) with that one: it moves at another
+// rate than the fluid's, and so, in turn, do they (a knock-on).
+void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
+  std::set<uint32_t>& who = seen_[key].owners;
+  who.insert(owner);
+  const auto it = flows_.find(about);
+  if (it == flows_.end()) {
+    if (const auto ended = owner_of_ended_.find(about); ended != owner_of_ended_.end()) who.insert(ended->second);
+    return;
+  }
+  const WatchFlow& f = it->second.flow;
+  who.insert(f.owner);
+  for (const std::vector<int>* path : {f.data_path, f.request_path})
+    if (path)
+      for (int e : *path)
+        if (held_at(e))
+          for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) who.insert(flows_.at(c.id).flow.owner);
 }
 
 // Flow f is held back at egress path[at] (its data path, or a read's request path): its
@@ -131,17 +181,17 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
         // queues the fluid does not see: f's TLPs waiting for credits further on head the
         // queue toward `next` (f is held beyond it), and one queue feeding `next` in
         // different VCs leaves in its own order, not as next's VC arbiter divides.
-        if (same_vc && j + 1 < at) out.push_back({{Unrepresented::Backpressure, in, next}, g.owner});
+        if (same_vc && j + 1 < at) out.push_back({{Unrepresented::Backpressure, in, next}, c.id});
         if (same_vc && j + 1 == at && vc_of_(next, g.tc) != vc_of_(next, f.tc)) {
           // f's share at `next` is then not the fluid's either: every flow there is concerned.
           for (const Crossing& x : by_edge_[static_cast<std::size_t>(next)])
-            out.push_back({{Unrepresented::SharedQueue, in, next}, flows_.at(x.id).flow.owner});
+            out.push_back({{Unrepresented::SharedQueue, in, next}, x.id});
         }
         continue;
       }
-      if (e.fifo_ingress && same_vc) out.push_back({{Unrepresented::HeadOfLine, in, next}, g.owner});
-      if (credits && same_vc) out.push_back({{Unrepresented::Backpressure, in, next}, g.owner});
-      if (!credits && write) out.push_back({{Unrepresented::Overdraw, in, next}, g.owner});
+      if (e.fifo_ingress && same_vc) out.push_back({{Unrepresented::HeadOfLine, in, next}, c.id});
+      if (credits && same_vc) out.push_back({{Unrepresented::Backpressure, in, next}, c.id});
+      if (!credits && write) out.push_back({{Unrepresented::Overdraw, in, next}, c.id});
     }
     if (!credits) break;
   }
@@ -155,10 +205,14 @@ void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) c
     if (held_at(e)) {
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
         if (c.id != id && flows_.at(c.id).flow.bytes * 0.03 <= f.window)
-          out.push_back({{Unrepresented::Transient, e, e}, flows_.at(c.id).flow.owner});
+          out.push_back({{Unrepresented::Transient, e, e}, c.id});
     }
     if (std::find(f.held.begin(), f.held.end(), e) != f.held.end()) return;
   }
+}
+
+bool FidelityWatch::held_on(const WatchFlow& f, int edge) {
+  return std::find(f.held.begin(), f.held.end(), edge) != f.held.end();
 }
 
 bool FidelityWatch::held_at(int edge) const {

@@ -14,6 +14,9 @@
 //   others get less of the link than the fluid gives them (a read's tag window stops it);
 // - a shared queue: flows of one ingress queue that the held flow's egress carries in
 //   different VCs leave in the queue's order, not as that egress's VC arbiter divides;
+// - an overtaken tail: a copy held beyond its first link ends in the fluid when its data has
+//   left its engine, but its last TLPs still queue on the way; its engine's next copy, in
+//   another VC there, overtakes them, and the first copy ends later than the fluid's;
 // - a transient: a read's tag window of completions arrives in a burst at its start, up to
 //   tags x MRRS bytes ahead of the fluid's share on each link it shares (a sharer of under
 //   33 windows' bytes sees it: 3 % or more of its time).
@@ -57,7 +60,7 @@ struct WatchFlow {
   double window = 0;  // a read's tag window in bytes (tags x MRRS), 0 for a write
 };
 
-enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient };
+enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail };
 
 struct Sighting {
   double first_ns = 0, total_ns = 0;
@@ -83,6 +86,8 @@ class FidelityWatch {
   const std::map<Key, Sighting>& sightings() const { return seen_; }
 
  private:
+  // A sighting a flow causes, and the flow it concerns besides the one causing it (by id).
+  using Cause = std::pair<Key, int>;
   struct Crossing {
     int id, pos;   // flow `id` crosses the edge at position pos of its path
     bool request;  // of its request path (else its data path)
@@ -91,16 +96,24 @@ class FidelityWatch {
     WatchFlow flow;
     std::vector<Key> causes;  // the sightings it makes now
     bool dirty = false;
+    std::vector<Cause> tails;  // (a successor) the held copies whose queued TLPs it overtakes
+  };
+  // A copy that ended held beyond its first link: its last TLPs still queue on the way.
+  struct Tail {
+    int id;
+    WatchFlow flow;
+    std::vector<int> path;  // its data path (the flow's pointer dies with it)
   };
   void index(int id, const WatchFlow& f, bool add);
   void touch_held_on(const WatchFlow& f, int except);
   void mark(int id);
   void examine(int id, Watched& w);
-  // A sighting a flow causes, and the flow it concerns besides the one causing it.
-  using Cause = std::pair<Key, uint32_t>;
   void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, std::vector<Cause>& out) const;
   void burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
+  void overtakes(int id, Watched& w);
+  void concern(const Key& key, int about, uint32_t owner);
   bool held_at(int edge) const;
+  static bool held_on(const WatchFlow& f, int edge);
   void count(const Key& k, int delta);
 
   std::vector<WatchEdge> edges_;
@@ -110,6 +123,8 @@ class FidelityWatch {
   std::vector<int> dirty_;
   std::map<Key, Sighting> seen_;
   std::map<Key, std::pair<int, double>> active_;  // flows causing it, since when
+  std::vector<Tail> tails_;  // copies that ended held, this instant (their successors start now)
+  std::map<int, uint32_t> owner_of_ended_;  // ids of the copies in tails_
   double now_ = 0;
 };
 

@@ -161,3 +161,38 @@ TEST(FlowArbitration, AReadsBurstOntoALargeSharerIsNotNamed) {
   SimOutcome o = run_yaml(two_reads("8MiB"));
   EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
 }
+
+namespace {
+
+// gpu0's D2H engine runs a (TC0) then b (TC1, from 1 us: queued behind a); gpu1's w (TC0)
+// shares the uplink, whose VC arbiter is strict (`uplink`: extra keys of rc0 - sw0).
+std::string engine_successor(const std::string& w_size) {
+  return two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}", "", ", vcs: 2") +
+         "sim: {fidelity: flow}\n"
+         "apps:\n"
+         "  - {name: a, type: stream, gpu: gpu0, direction: d2h, tc: 0, size: {fixed: 4MiB}, count: 1}\n"
+         "  - {name: b, type: stream, gpu: gpu0, direction: d2h, tc: 1, size: {fixed: 4MiB}, count: 1, start_ns: 1000}\n"
+         "  - {name: w, type: stream, gpu: gpu1, direction: d2h, tc: 0, size: {fixed: " + w_size + "}, count: 1}\n";
+}
+
+}  // namespace
+
+// a shares VC0 of the uplink with w, so its TLPs leave gpu0 faster than the uplink takes
+// them and queue at sw0. When its data has left the engine, b starts in VC1, which strict
+// priority serves first: a's queued tail waits for all of b. The packet model ends a after
+// b (968.5 us), the fluid at 645.7 us when its data is through; the run names it, for a and b.
+TEST(FlowArbitration, AnOvertakenTailIsNamed) {
+  SimOutcome o = run_yaml(engine_successor("16MiB"));
+  EXPECT_EQ(notes_at(o, "gpu0->sw0"),
+            (std::vector<std::string>{"a copy that ended held back at sw0->rc0, its engine's next in another VC"}));
+  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"a", "b"}));
+}
+
+// Without w, a is alone on the uplink, held at gpu0's link and the uplink alike (equal
+// links: a tie): it reaches sw0 no faster than it leaves, nothing queues, nothing is named.
+TEST(FlowArbitration, ACopyHeldEquallyAlongItsWayLeavesNoTail) {
+  std::string yaml = engine_successor("16MiB");
+  yaml.erase(yaml.find("  - {name: w"));
+  SimOutcome o = run_yaml(yaml);
+  EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
+}

@@ -5,6 +5,7 @@ namespace arbsim::flow {
 
 void FidelityWatch::add(int id, const WatchFlow& f) {
   flows_[id] = Watched{f, {}, false, {}};
+  count_held(f.held, +1);
   overtakes(id, flows_[id]);
   index(id, f, true);
   mark(id);
@@ -22,6 +23,7 @@ void FidelityWatch::remove(int id) {
       break;
     }
   for (const Key& k : it->second.causes) count(k, -1);
+  count_held(it->second.flow.held, -1);
   const WatchFlow f = it->second.flow;
   index(id, f, false);
   flows_.erase(it);
@@ -31,7 +33,9 @@ void FidelityWatch::remove(int id) {
 void FidelityWatch::set_held(int id, const std::vector<int>& edges) {
   Watched& w = flows_.at(id);
   if (w.flow.held == edges) return;
+  count_held(w.flow.held, -1);
   w.flow.held = edges;
+  count_held(w.flow.held, +1);
   mark(id);
 }
 
@@ -84,6 +88,7 @@ void FidelityWatch::look(double now_ns) {
     if (it != flows_.end() && it->second.dirty) examine(id, it->second);
   }
   dirty_.clear();
+  expanded_.clear();
   tails_.clear();  // a successor starts at the instant its engine's copy ends
   owner_of_ended_.clear();
 }
@@ -146,6 +151,7 @@ void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   }
   const WatchFlow& f = it->second.flow;
   who.insert(f.owner);
+  if (!expanded_.insert({key, about}).second) return;  // its knock-ons already, this look
   for (const std::vector<int>* path : {f.data_path, f.request_path})
     if (path)
       for (int e : *path)
@@ -215,12 +221,10 @@ bool FidelityWatch::held_on(const WatchFlow& f, int edge) {
   return std::find(f.held.begin(), f.held.end(), edge) != f.held.end();
 }
 
-bool FidelityWatch::held_at(int edge) const {
-  for (const Crossing& c : by_edge_[static_cast<std::size_t>(edge)]) {
-    const std::vector<int>& h = flows_.at(c.id).flow.held;
-    if (std::find(h.begin(), h.end(), edge) != h.end()) return true;
-  }
-  return false;
+bool FidelityWatch::held_at(int edge) const { return held_count_[static_cast<std::size_t>(edge)] > 0; }
+
+void FidelityWatch::count_held(const std::vector<int>& edges, int delta) {
+  for (int e : edges) held_count_[static_cast<std::size_t>(e)] += delta;
 }
 
 // A sighting holds while some flow causes it: from the first to the last, its time counts.

@@ -73,7 +73,7 @@ class FidelityWatch {
   using VcOf = std::function<int(int edge, int tc)>;
 
   explicit FidelityWatch(std::vector<WatchEdge> edges, VcOf vc_of)
-      : edges_(std::move(edges)), vc_of_(std::move(vc_of)), by_edge_(edges_.size()) {}
+      : edges_(std::move(edges)), vc_of_(std::move(vc_of)), by_edge_(edges_.size()), held_count_(edges_.size(), 0) {}
   // A flow starts (`id` unique among running flows), ends, or where it is held changes.
   // What follows is seen at the next look().
   void add(int id, const WatchFlow& f);
@@ -114,11 +114,14 @@ class FidelityWatch {
   void concern(const Key& key, int about, uint32_t owner);
   bool held_at(int edge) const;
   static bool held_on(const WatchFlow& f, int edge);
+  void count_held(const std::vector<int>& edges, int delta);
   void count(const Key& k, int delta);
 
   std::vector<WatchEdge> edges_;
   VcOf vc_of_;
   std::vector<std::vector<Crossing>> by_edge_;
+  std::vector<int> held_count_;  // [edge] flows held there
+  std::set<std::pair<Key, int>> expanded_;  // (sighting, flow) whose knock-ons this look named
   std::unordered_map<int, Watched> flows_;
   std::vector<int> dirty_;
   std::map<Key, Sighting> seen_;

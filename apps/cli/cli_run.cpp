@@ -106,6 +106,7 @@ ordered_json run_info(const RunArgs& a, const SimOutcome& o, const std::vector<s
   j["command_line"] = a.command_line;
   j["finished_at"] = stamp;
   j["wall_seconds"] = o.wall_seconds;
+  j["cpu_seconds"] = o.cpu_seconds;
   j["peak_rss_mib"] = static_cast<double>(ru.ru_maxrss) / 1024.0;
   j["tlp_hops_per_second"] = o.wall_seconds > 0 ? hops / o.wall_seconds : 0.0;
   j["sim_seconds_per_wall_second"] = o.wall_seconds > 0 ? o.end.to_seconds() / o.wall_seconds : 0.0;

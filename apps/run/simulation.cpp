@@ -1,5 +1,6 @@
 #include "apps/run/simulation.h"
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <functional>
 #include "models/pcie/tlp_pool.h"
@@ -10,6 +11,12 @@
 namespace arbsim {
 
 namespace {
+
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 sc_core::sc_time ns_time(double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(ns * 1000.0))); }
 
@@ -173,11 +180,13 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
     if (vcd.to_ns > 0) pauses.push_back({vcd.to_ns, [&] { close_vcd(); vcd_closed = true; }});
   }
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
   run_phases(*o.system, pauses, series.get(), progress);
   if (!vcd_path.empty() && !tf && !vcd_closed)  // an unlimited run that ended before the window
     log()->warn("the run ended at {} ns, before --vcd-window's start ({} ns): no VCD is written",
                 sc_core::sc_time_stamp().to_seconds() * 1e9, vcd.from_ns);
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.cpu_seconds = process_cpu_seconds() - cpu0;
   o.end = sc_core::sc_time_stamp();
   o.system->finish();
   warn_fidelity_notes(*o.system);  // the flow fabric's are complete only now

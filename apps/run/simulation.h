@@ -14,6 +14,7 @@ struct SimOutcome {
   nlohmann::ordered_json results;
   sc_core::sc_time end;
   double wall_seconds = 0;
+  double cpu_seconds = 0;  // the simulation run's CPU time (this process), elaboration excluded
   std::string trace_json;  // with `observe` on: the transaction trace (docs/observability.md)
   std::string series_csv;  // with sim.stats_period_ns: the time series (docs/results.md)
 };

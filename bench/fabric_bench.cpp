@@ -25,6 +25,7 @@
 #include <vector>
 #include <nlohmann/json.hpp>
 #include "bench/bare_fabric.h"
+#include "bench/forest.h"
 
 namespace fs = std::filesystem;
 using namespace arbsim;
@@ -61,15 +62,8 @@ std::string yaml(const Case& c, bench::BareWorkload& w) {
     w.writers = {0};
     w.readers = {1};
   } else {
+    bench::forest(c.size, nodes, links);
     for (int g = 0; g < c.size; ++g) {
-      const int rc = g / 16, sw = g / 8;
-      if (g % 16 == 0) nodes += "    - {name: rc" + std::to_string(rc) + ", type: root_complex, memory: {bandwidth_GBps: 64}}\n";
-      if (g % 8 == 0) {
-        nodes += "    - {name: sw" + std::to_string(sw) + ", type: switch}\n";
-        links += "    - {up: rc" + std::to_string(rc) + ", down: sw" + std::to_string(sw) + "}\n";
-      }
-      nodes += "    - {name: gpu" + std::to_string(g) + ", type: gpu}\n";
-      links += "    - {up: sw" + std::to_string(sw) + ", down: gpu" + std::to_string(g) + "}\n";
       apps += stream("w" + std::to_string(g), "gpu" + std::to_string(g), "d2h", c.mib) +
               stream("r" + std::to_string(g), "gpu" + std::to_string(g), "h2d", c.mib);
       w.writers.push_back(g);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 #include <nlohmann/json.hpp>
+#include "bench/forest.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -26,20 +27,12 @@ double sim_ns(int gpus) { return gpus <= 64 ? 2e6 : gpus <= 256 ? 5e5 : 2e5; }
 
 std::string scenario(int gpus) {
   std::string nodes, links, apps;
-  for (int g = 0; g < gpus; ++g) {
-    const int rc = g / 16, sw = g / 8;
-    if (g % 16 == 0) nodes += "    - {name: rc" + std::to_string(rc) + ", type: root_complex, memory: {bandwidth_GBps: 64}}\n";
-    if (g % 8 == 0) {
-      nodes += "    - {name: sw" + std::to_string(sw) + ", type: switch}\n";
-      links += "    - {up: rc" + std::to_string(rc) + ", down: sw" + std::to_string(sw) + "}\n";
-    }
-    nodes += "    - {name: gpu" + std::to_string(g) + ", type: gpu}\n";
-    links += "    - {up: sw" + std::to_string(sw) + ", down: gpu" + std::to_string(g) + "}\n";
+  arbsim::bench::forest(gpus, nodes, links);
+  for (int g = 0; g < gpus; ++g)
     for (const char* dir : {"h2d", "d2h"})
       apps += "  - {name: " + std::string(dir) + std::to_string(g) + ", type: stream, gpu: gpu" + std::to_string(g) +
               ", direction: " + dir + ", size: {min: 256KiB, max: 2MiB}, count: 1000000, depth: 2, start_ns: " +
               std::to_string((g * 997) % 5000) + "}\n";
-  }
   return "platform:\n  name: forest" + std::to_string(gpus) + "\n  defaults: {link: {gen: 4, width: 16}}\n  nodes:\n" +
          nodes + "  links:\n" + links + "sim: {time_ns: " + std::to_string(static_cast<long>(sim_ns(gpus))) +
          "}\napps:\n" + apps;

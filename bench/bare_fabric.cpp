@@ -15,10 +15,12 @@ int64_t ps(double ns) { return static_cast<int64_t>(std::llround(ns * 1000.0)); 
 
 enum Kind : uint8_t { kMWr, kMRd, kCplD };
 
+enum EventKind : uint32_t { kWake, kArrive, kServe };  // a port arbitrates; a TLP's tail at an endpoint; memory serves a read
+
 struct Event {
   int64_t t;
-  uint32_t kind;  // 0 wake a port, 2 a TLP's tail at an endpoint, 3 a read served
-  int32_t a;      // port, TLP, TLP
+  uint32_t kind;  // EventKind
+  int32_t a;      // the port, the TLP, the read
   bool operator>(const Event& o) const { return t > o.t; }
 };
 
@@ -112,9 +114,9 @@ class Bare {
       events_.pop();
       now_ = e.t;
       switch (e.kind) {
-        case 0: wake(e.a); break;
-        case 2: arrive(e.a); break;
-        case 3: serve(e.a); break;
+        case kWake: wake(e.a); break;
+        case kArrive: arrive(e.a); break;
+        case kServe: serve(e.a); break;
       }
     }
     return result_;
@@ -206,7 +208,7 @@ class Bare {
     t = std::max(t, now_);
     if (t >= p.wake_at) return;
     p.wake_at = t;
-    at(t, 0, port);
+    at(t, kWake, port);
   }
 
   int new_tlp(Kind k, uint32_t bytes, int dest) {
@@ -287,7 +289,7 @@ class Bare {
     if (t.kind == kMRd) return p.np_hdr < 0 || p.np_hdr > 0;
     return true;  // completions: infinite
   }
-  static int64_t data_units(const Tlp& t) { return (t.bytes + 15) / 16; }
+  static int64_t data_units(const Tlp& t) { return credit_cost(TlpType::MWr, t.bytes).data; }
 
   void wake(int port) {
     Port& p = ports_[static_cast<std::size_t>(port)];
@@ -359,9 +361,9 @@ class Bare {
       if (in.tlps.size() == 1) present(to.ingress[static_cast<std::size_t>(p.to_port)]);
     } else if (t.kind == kMRd) {
       give_back(to.in[0], t, t.tail);
-      at(t.tail + to.read_latency, 3, id);  // served after the memory's latency
+      at(t.tail + to.read_latency, kServe, id);  // served after the memory's latency
     } else if (t.kind == kCplD || t.last) {
-      at(t.tail, 2, id);
+      at(t.tail, kArrive, id);
     } else {
       give_back(to.in[0], t, t.tail);  // a write's bytes land: nothing waits on them
       free_.push_back(id);

@@ -55,7 +55,7 @@ void start_with_progress(const sc_core::sc_time& end, bool limited) {
     }
     const auto s0 = std::chrono::steady_clock::now();
     const sc_core::sc_time left = end - sc_core::sc_time_stamp();
-    sc_core::sc_start(step < left ? step : left, sc_core::SC_EXIT_ON_STARVATION);
+    start_unless_starved(step < left ? step : left);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double step_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
     const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;

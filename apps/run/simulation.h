@@ -29,13 +29,13 @@ struct VcdWindow {
 SimOutcome simulate(const Scenario& s, const std::string& vcd_path = "", const ObserveOptions& observe = {},
                     bool progress = false, const VcdWindow& vcd = {});
 
+// sc_start(duration, SC_EXIT_ON_STARVATION), skipped when a paused kernel has nothing left to do.
+void start_unless_starved(const sc_core::sc_time& duration);
+
 // Runs the kernel until `time_ns` (0: until nothing is left to happen). Activity that stops
 // while work is unfinished can never resume: when `stuck_report` then names what waits (not
 // ""), that is a deadlock (credits, or a model fault), reported as an SC_ERROR naming it
 // instead of a run that ends quietly with transfers open, or never ends.
-// sc_start(duration, SC_EXIT_ON_STARVATION), skipped when a paused kernel has nothing left to do.
-void start_unless_starved(const sc_core::sc_time& duration);
-
 void run_until(double time_ns, const std::function<std::string()>& stuck_report, bool progress = false);
 
 }  // namespace arbsim

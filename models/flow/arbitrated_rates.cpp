@@ -90,15 +90,17 @@ class ArbitratedSolver::Impl {
     for (const Entry& x : entries_) leaves_.push_back({x.flow, x.hop, x.weight, x.tlp});
     trees_.clear(*flows_);
     edge_start_.assign(edges_.size() + 1, static_cast<int>(entries_.size()));
-    tree_.assign(edges_.size(), -1);
     for (std::size_t i = entries_.size(); i-- > 0;) edge_start_[entries_[i].edge] = static_cast<int>(i);
-    for (std::size_t le = 0; le < edges_.size(); ++le)
-      tree_[le] = trees_.add(edges_[le], leaves_, edge_start_[le], edge_start_[le + 1] - edge_start_[le]);
+    for (std::size_t le = 0; le < edges_.size(); ++le)  // tree le is local edge le's
+      trees_.add(edges_[le], leaves_, edge_start_[le], edge_start_[le + 1] - edge_start_[le]);
     hop_entry_start_.assign(n + 1, 0);
     for (int f = 0; f < n; ++f) hop_entry_start_[f + 1] = hop_entry_start_[f] + static_cast<int>(flow(f).path.size());
     hop_entry_.assign(hop_entry_start_.back(), -1);
-    for (std::size_t i = 0; i < entries_.size(); ++i)
+    entries_of_.assign(n, 0);
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
       hop_entry_[hop_entry_start_[entries_[i].flow] + entries_[i].hop] = static_cast<int>(i);
+      ++entries_of_[entries_[i].flow];
+    }
   }
 
   // The starting point: unbounded demands, every edge to divide.
@@ -112,8 +114,6 @@ class ArbitratedSolver::Impl {
     demand_.assign(m, kUnbounded);
     next_share_.assign(m, 0.0);
     next_bound_.assign(m, 0.0);
-    left_.resize(edges_.size());
-    for (std::size_t le = 0; le < edges_.size(); ++le) left_[le] = cap_[edges_[le]];
     dirty_.assign(edges_.size(), 1);
   }
 
@@ -122,9 +122,9 @@ class ArbitratedSolver::Impl {
     int rounds = 0;
     while (rounds < kMaxRounds && change >= kSettled) {
       change = round();
-      update_rates();
       ++rounds;
     }
+    update_rates();  // nothing in a round reads the rates
     result_.rounds = rounds;
     result_.converged = change < kSettled && !all_stopped();
   }
@@ -134,6 +134,7 @@ class ArbitratedSolver::Impl {
   // did not would divide as before: skipping it gives the same round). Returns the
   // largest relative change of a share or a bound.
   double round() {
+    least_bounds();
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const double d = demand(static_cast<int>(i));
       if (d != demand_[i]) {
@@ -157,15 +158,26 @@ class ArbitratedSolver::Impl {
     return change;
   }
 
+  // Each flow's least bound (and which entry holds it) and its second least, from the last
+  // round's bounds: an entry's demand is the least of the others', once per round.
+  void least_bounds() {
+    least_.assign(flows_->size(), {kUnbounded, kUnbounded, -1});
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      Least& l = least_[entries_[i].flow];
+      if (bound_[i] < l.first) {
+        l.second = l.first;
+        l.first = bound_[i];
+        l.at = static_cast<int>(i);
+      } else {
+        l.second = std::min(l.second, bound_[i]);
+      }
+    }
+  }
+
   // What entry i may ask at its edge: its flow's least bound elsewhere, or its cap.
   double demand(int i) const {
-    const Entry& x = entries_[i];
-    double d = flow(x.flow).cap;
-    for (int k = hop_entry_start_[x.flow]; k < hop_entry_start_[x.flow + 1]; ++k) {
-      const int j = hop_entry_[k];
-      if (j >= 0 && j != i) d = std::min(d, bound_[j]);
-    }
-    return d;
+    const Least& l = least_[entries_[i].flow];
+    return std::min(flow(entries_[i].flow).cap, l.at == i ? l.second : l.first);
   }
 
   // Edge le's shares (next_share_) from this round's demands, and the bounds they set on
@@ -174,20 +186,15 @@ class ArbitratedSolver::Impl {
   // got less. Passing its share instead would echo its demand back and forth between two
   // edges.
   void divide_edge(int le) {
-    trees_.divide(tree_[le], left_[le], demand_, next_share_);
+    trees_.divide(le, cap_[edges_[le]], demand_, next_share_);
     for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
       const bool satisfied = next_share_[i] >= demand_[i] * (1 - kSatisfied);
-      next_bound_[i] = satisfied && shares_elsewhere(i) ? trees_.could_take(tree_[le], i) : next_share_[i];
+      next_bound_[i] = satisfied && shares_elsewhere(i) ? trees_.could_take(le, i) : next_share_[i];
     }
   }
 
-  // Whether entry i's flow has another fair entry (only then is i's bound read).
-  bool shares_elsewhere(int i) const {
-    const Entry& x = entries_[i];
-    for (int k = hop_entry_start_[x.flow]; k < hop_entry_start_[x.flow + 1]; ++k)
-      if (hop_entry_[k] >= 0 && hop_entry_[k] != i) return true;
-    return false;
-  }
+  // Whether entry i's flow has another entry (only then is i's bound read).
+  bool shares_elsewhere(int i) const { return entries_of_[entries_[i].flow] > 1; }
 
   // A flow's rate is its least share (or its cap). It is held at each edge where it would
   // get no more asking without bound: its bound there (its could-take where it got all it
@@ -217,14 +224,8 @@ class ArbitratedSolver::Impl {
   }
 
   void fall_back() {
-    std::vector<FlowSpec> flat;
-    for (const FlowSpec* f : *flows_) {
-      flat.push_back(*f);
-      for (Hop& h : flat.back().path)
-        if (!binds(h.edge)) h.weight = 0;
-    }
-    result_.rate = max_min_rates(cap_, flat);
-    result_.held_start.assign(flat.size() + 1, 0);
+    result_.rate = max_min_rates(cap_, *flows_, binds_);
+    result_.held_start.assign(flows_->size() + 1, 0);
     result_.held.clear();
   }
 
@@ -237,12 +238,17 @@ class ArbitratedSolver::Impl {
   std::vector<Entry> entries_;
   std::vector<DivisionTrees::Leaf> leaves_;  // [entry] as the trees take it
   DivisionTrees trees_;
-  std::vector<int> edge_start_, tree_;  // [local edge] its first entry (+ an end), its tree
+  std::vector<int> edge_start_;  // [local edge] its first entry (+ an end)
   std::vector<int> hop_entry_start_, hop_entry_;  // [flow's first + hop] its entry there, -1
+  std::vector<int> entries_of_;                   // [flow] how many entries it has
+  struct Least {
+    double first, second;
+    int at;  // the entry holding `first`
+  };
+  std::vector<Least> least_;  // [flow] this round's least bounds
   // [entry]: share, bound (its could-take where it got all it asked), demand, and this
   // round's share and bound.
   std::vector<double> share_, bound_, demand_, next_share_, next_bound_;
-  std::vector<double> left_;  // [local edge]
   std::vector<char> dirty_;                  // [local edge] divides this round
   ArbitratedRates result_;
 };

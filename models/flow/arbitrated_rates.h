@@ -58,9 +58,9 @@ class ArbitratedSolver {
 };
 
 // `arb[e]` is edge e's arbitration (arb.size() == capacity.size()); hops' `vc` comes from
-// the flow's TC and the edge's map, `slot` from the hop. `ahead` hops take their part of an
-// edge first, as in max_min_rates(). Throws std::invalid_argument on the inputs
-// max_min_rates() refuses or a size mismatch.
+// the flow's TC and the edge's map, `slot` from the hop. Every hop is arbitrated, `ahead`
+// ones too (that is flat max-min's simplification: max_min.h). Throws
+// std::invalid_argument on the inputs max_min_rates() refuses or a size mismatch.
 ArbitratedRates arbitrated_rates(const std::vector<double>& capacity, const std::vector<EdgeArbitration>& arb,
                                  const std::vector<FlowSpec>& flows);
 // The checks arbitrated_rates() makes of one flow (the scheduler makes them once, on add).

@@ -119,7 +119,7 @@ void divide_guarded(const SharePolicy& policy, const std::vector<Claim>& claims,
   double least_cost = std::numeric_limits<double>::infinity();
   for (const Claim& c : claims) least_cost = std::min(least_cost, c.cost);
   double lo = 0, hi = capacity / least_cost;
-  std::vector<double> trial;
+  thread_local std::vector<double> trial;
   for (int k = 0; k < 80 && hi - lo > hi * 1e-16; ++k) {
     const double mid = (lo + hi) / 2;
     const double g = turns_at(mid, trial);

@@ -18,7 +18,7 @@ void FidelityWatch::remove(int id) {
   const std::vector<int>& path = *it->second.flow.data_path;
   for (std::size_t k = 1; k < path.size(); ++k)  // held beyond a link it was not held at: queued
     if (held_on(it->second.flow, path[k]) && !held_on(it->second.flow, path[k - 1])) {
-      tails_.push_back({id, it->second.flow, path});
+      tails_.push_back({id, it->second.flow.tc, it->second.flow.held, path});
       owner_of_ended_[id] = it->second.flow.owner;
       break;
     }
@@ -101,9 +101,9 @@ void FidelityWatch::overtakes(int id, Watched& w) {
   for (const Tail& t : tails_) {
     if (path.empty() || t.path.empty() || path[0] != t.path[0]) continue;
     const std::size_t held = static_cast<std::size_t>(
-        std::find_first_of(t.path.begin() + 1, t.path.end(), t.flow.held.begin(), t.flow.held.end()) - t.path.begin());
+        std::find_first_of(t.path.begin() + 1, t.path.end(), t.held.begin(), t.held.end()) - t.path.begin());
     for (std::size_t k = 0; k < held && k < path.size() && path[k] == t.path[k]; ++k)
-      if (vc_of_(path[k], w.flow.tc) != vc_of_(path[k], t.flow.tc)) {
+      if (vc_of_(path[k], w.flow.tc) != vc_of_(path[k], t.tc)) {
         w.tails.push_back({{Unrepresented::OvertakenTail, path[k], t.path[std::min(held, t.path.size() - 1)]}, t.id});
         mark(id);
         break;
@@ -177,6 +177,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
     const WatchEdge& e = edges_[static_cast<std::size_t>(in)];
     const bool credits = request ? e.finite_nonposted : f.completions ? e.finite_completion : e.finite_posted;
     const int vc = vc_of_(in, f.tc);
+    bool shared_queue = false;
     for (const Crossing& c : by_edge_[static_cast<std::size_t>(in)]) {
       if (c.id == id) continue;
       const WatchFlow& g = flows_.at(c.id).flow;
@@ -188,17 +189,17 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
         // queue toward `next` (f is held beyond it), and one queue feeding `next` in
         // different VCs leaves in its own order, not as next's VC arbiter divides.
         if (same_vc && j + 1 < at) out.push_back({{Unrepresented::Backpressure, in, next}, c.id});
-        if (same_vc && j + 1 == at && vc_of_(next, g.tc) != vc_of_(next, f.tc)) {
-          // f's share at `next` is then not the fluid's either: every flow there is concerned.
-          for (const Crossing& x : by_edge_[static_cast<std::size_t>(next)])
-            out.push_back({{Unrepresented::SharedQueue, in, next}, x.id});
-        }
+        shared_queue = shared_queue || (same_vc && j + 1 == at && vc_of_(next, g.tc) != vc_of_(next, f.tc));
         continue;
       }
       if (e.fifo_ingress && same_vc) out.push_back({{Unrepresented::HeadOfLine, in, next}, c.id});
       if (credits && same_vc) out.push_back({{Unrepresented::Backpressure, in, next}, c.id});
       if (!credits && write) out.push_back({{Unrepresented::Overdraw, in, next}, c.id});
     }
+    // f's share at `next` is then not the fluid's either: every flow there is concerned.
+    if (shared_queue)
+      for (const Crossing& x : by_edge_[static_cast<std::size_t>(next)])
+        out.push_back({{Unrepresented::SharedQueue, in, next}, x.id});
     if (!credits) break;
   }
 }

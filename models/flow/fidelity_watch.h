@@ -100,9 +100,8 @@ class FidelityWatch {
   };
   // A copy that ended held beyond its first link: its last TLPs still queue on the way.
   struct Tail {
-    int id;
-    WatchFlow flow;
-    std::vector<int> path;  // its data path (the flow's pointer dies with it)
+    int id, tc;
+    std::vector<int> held, path;  // where it was held; its data path (copied: the flow's dies with it)
   };
   void index(int id, const WatchFlow& f, bool add);
   void touch_held_on(const WatchFlow& f, int except);

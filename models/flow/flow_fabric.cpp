@@ -39,9 +39,10 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
   SC_METHOD(deliver);
   sensitive << due_event_;
   dont_initialize();
-  SC_METHOD(settle);
+  SC_METHOD(rates_changed);  // a delta cycle after starts and ends: one recomputation for all
   sensitive << settle_event_;
   dont_initialize();
+  sched_.keep_recomputed();
 }
 
 // Every byte of the copy, its first TLP's too, moves as fluid and takes its share of every
@@ -67,25 +68,15 @@ void FlowFabric::start(Copy c) {
   settle_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void FlowFabric::settle() { rates_changed(); }
-
-// The watch hears of the bottlenecks the recomputation set, and looks; at trace level the
-// log has each recomputed flow's rate (docs/observability.md, "Logs").
+// The watch hears of the holds the recomputation set, and looks; at trace level the log has
+// each recomputed flow's rate (docs/observability.md, "Logs").
 void FlowFabric::rates_changed() {
-  if (watching_ || model_log::g_trace) {
-    bool all = false;
-    std::vector<int> ids = sched_.take_recomputed(&all);
-    if (all) {
-      ids.clear();
-      for (const auto& [id, m] : moving_) ids.push_back(id);
-    }
-    for (int id : ids) {
-      if (!sched_.running(id)) continue;
-      if (watching_) watch_.set_held(id, sched_.held(id));
-      ARBSIM_LOG_TRACE(*this, rate_text(moving_.at(id), sched_.rate(id), sched_.held(id)));
-    }
-    if (watching_) watch_.look(now_ns());
+  for (int id : sched_.take_recomputed()) {
+    if (!sched_.running(id)) continue;
+    if (watching_) watch_.set_held(id, sched_.held(id));
+    ARBSIM_LOG_TRACE(*this, rate_text(moving_.at(id), sched_.rate(id), sched_.held(id)));
   }
+  if (watching_) watch_.look(now_ns());
   for (int id : sched_.take_unsettled())
     if (const auto it = moving_.find(id); it != moving_.end()) unsettled_flows_.insert(it->second.copy.flow_id);
   schedule();

@@ -86,10 +86,10 @@ class FlowFabric : public sc_core::sc_module {
   };
   void wake();     // SC_METHOD: flows that have sent their data
   void deliver();  // SC_METHOD: copies whose fixed latency has passed
-  // SC_METHOD, a delta cycle after starts and ends: the rates are recomputed once for all
-  // of them (flow_scheduler.h), the fidelity watch looks, the wake-up is rescheduled.
-  void settle();
   void schedule();
+  // SC_METHOD, a delta cycle after starts and ends (and called after a remap): the rates
+  // are recomputed once for all of them (flow_scheduler.h), the fidelity watch looks, the
+  // wake-up is rescheduled.
   void rates_changed();
   std::string rate_text(const Moving& m, double rate, const std::vector<int>& held) const;
   void account(const Moving& m, double fraction);

@@ -19,7 +19,8 @@ Scheduler::Scheduler(std::vector<double> capacity, std::vector<EdgeArbitration> 
       busy_(capacity_.size(), 0.0),
       solver_(capacity_, arbitration_),
       binds_(capacity_.size(), 0),
-      seen_edge_(capacity_.size(), 0) {
+      seen_edge_(capacity_.size(), 0),
+      binds_epoch_(capacity_.size(), 0) {
   if (!arbitration_.empty() && arbitration_.size() != capacity_.size())
     throw std::invalid_argument("flow::Scheduler: one arbitration per edge needed");
   for (double c : capacity_)
@@ -117,10 +118,8 @@ const std::vector<int>& Scheduler::held(int id) const {
   return at(id).held;
 }
 
-std::vector<int> Scheduler::take_recomputed(bool* all) {
+std::vector<int> Scheduler::take_recomputed() {
   settle();
-  *all = recomputed_all_;
-  recomputed_all_ = false;
   std::vector<int> ids;
   ids.swap(recomputed_);
   return ids;
@@ -219,14 +218,14 @@ std::vector<int> Scheduler::component() const {
   for (int e : pending_)
     if (!seen_edge_[static_cast<std::size_t>(e)]) seen_edge_[static_cast<std::size_t>(e)] = 1, todo.push_back(e);
   std::vector<int> touched = todo;
-  std::vector<char> seen_slot(slots_.size(), 0);
+  slot_epoch_.resize(slots_.size(), 0);
   for (bool seeds = true; !todo.empty(); seeds = false) {
     next.clear();
     for (int e : todo) {
-      if (!seeds && !can_bind(e)) continue;
+      if (!seeds && !binds(e)) continue;
       for (int slot : on_edge_[static_cast<std::size_t>(e)]) {
-        if (seen_slot[static_cast<std::size_t>(slot)]) continue;
-        seen_slot[static_cast<std::size_t>(slot)] = 1;
+        if (slot_epoch_[static_cast<std::size_t>(slot)] == epoch_) continue;
+        slot_epoch_[static_cast<std::size_t>(slot)] = epoch_;
         slots.push_back(slot);
         for (const Hop& h : slots_[static_cast<std::size_t>(slot)].spec.path)
           if (!seen_edge_[static_cast<std::size_t>(h.edge)]) {
@@ -243,8 +242,19 @@ std::vector<int> Scheduler::component() const {
   return slots;
 }
 
+// Whether `edge` can bind, asked once per recomputation (the epoch).
+bool Scheduler::binds(int edge) const {
+  const std::size_t e = static_cast<std::size_t>(edge);
+  if (binds_epoch_[e] != epoch_) {
+    binds_epoch_[e] = epoch_;
+    binds_[e] = can_bind(edge) ? 1 : 0;
+  }
+  return binds_[e] != 0;
+}
+
 void Scheduler::settle() const {
   if (!pending_all_ && pending_.empty()) return;
+  ++epoch_;
   std::vector<int> slots;
   if (pending_all_) {
     for (std::size_t slot = 0; slot < slots_.size(); ++slot)
@@ -253,11 +263,10 @@ void Scheduler::settle() const {
   } else {
     slots = component();
   }
-  recomputed_all_ = recomputed_all_ || pending_all_;
   pending_.clear();
   pending_all_ = false;
   recompute(slots);
-  if (!recomputed_all_)
+  if (keep_recomputed_)
     for (int slot : slots) recomputed_.push_back(slots_[static_cast<std::size_t>(slot)].id);
 }
 
@@ -265,25 +274,12 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
   // Hops on edges that cannot bind weigh nothing: no share is computed there (the hop stays,
   // for the path: arbitrated_rates.h splits a requester's turn by the egress before it).
   specs_.clear();
-  std::vector<int> asked;
   for (int slot : slots) {
     specs_.push_back(&slots_[static_cast<std::size_t>(slot)].spec);
-    for (const Hop& h : specs_.back()->path)
-      if (!seen_edge_[static_cast<std::size_t>(h.edge)]) {
-        seen_edge_[static_cast<std::size_t>(h.edge)] = 1;
-        binds_[static_cast<std::size_t>(h.edge)] = can_bind(h.edge) ? 1 : 0;
-        asked.push_back(h.edge);
-      }
+    for (const Hop& h : specs_.back()->path) binds(h.edge);  // binds_ for every edge they cross
   }
-  for (int e : asked) seen_edge_[static_cast<std::size_t>(e)] = 0;
   if (arbitration_.empty()) {
-    std::vector<FlowSpec> flat;
-    for (const FlowSpec* s : specs_) {
-      flat.push_back(*s);
-      for (Hop& h : flat.back().path)
-        if (!binds_[static_cast<std::size_t>(h.edge)]) h.weight = 0;
-    }
-    const std::vector<double> rates = max_min_rates(capacity_, flat);
+    const std::vector<double> rates = max_min_rates(capacity_, specs_, &binds_);
     for (std::size_t i = 0; i < slots.size(); ++i) {
       set_rate(slots[i], rates[i]);
       slots_[static_cast<std::size_t>(slots[i])].held.clear();
@@ -293,7 +289,8 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
   const ArbitratedRates& r = solver_.solve(specs_, &binds_);
   if (!r.converged) {
     ++unsettled_;
-    for (int slot : slots) unsettled_ids_.push_back(slots_[static_cast<std::size_t>(slot)].id);
+    if (keep_recomputed_)
+      for (int slot : slots) unsettled_ids_.push_back(slots_[static_cast<std::size_t>(slot)].id);
   }
   for (std::size_t i = 0; i < slots.size(); ++i) {
     set_rate(slots[i], r.rate[i]);

@@ -55,8 +55,8 @@ class Scheduler {
   // Reloads edge `edge`'s port weights (a WRR port arbiter's table, driver.share_control);
   // reshare() applies them. Throws std::logic_error without arbitration.
   void set_port_weights(double now_ns, int edge, const std::vector<double>& weights);
-  // Recomputations whose iteration did not settle (arbitrated_rates.h), and the ids of the
-  // flows in those since the last call.
+  // Recomputations whose iteration did not settle (arbitrated_rates.h), and (kept as above)
+  // the ids of the flows in those since the last call.
   int unsettled() const { return unsettled_; }
   std::vector<int> take_unsettled();
 
@@ -73,13 +73,15 @@ class Scheduler {
   double sent_at(int id, double now_ns) const;
   std::vector<double> busy_ns_at(double now_ns) const;
   // The edges that hold a running flow to its rate, in path order (none: its cap, or
-  // nothing), as last computed (arbitrated_rates.h; flat max-min names none).
+  // nothing), as last computed (arbitrated_rates.h; flat max-min names none). The
+  // reference lasts until the next add().
   const std::vector<int>& held(int id) const;
-  // The ids whose rates were recomputed since the last call (each component, in order;
-  // some may have ended since), or `all` when every running flow's were (after a reshare):
-  // for a watcher that follows where flows are held (fidelity_watch.h). Recomputes first if a
-  // start or end is pending.
-  std::vector<int> take_recomputed(bool* all);
+  // Once asked to keep them: the ids whose rates were recomputed since the last call (each
+  // computation's, in order; some may have ended since), for a watcher that follows where
+  // flows are held (fidelity_watch.h), and those of computations that did not settle.
+  // Recomputes first if a start or end is pending.
+  void keep_recomputed() { keep_recomputed_ = true; }
+  std::vector<int> take_recomputed();
 
  private:
   struct Running {
@@ -95,13 +97,16 @@ class Scheduler {
   void move_to(double now_ns);
   Running& at(int id);
   const Running& at(int id) const;
-  void settle() const;  // recomputes the pending component, if any (rates are a cache: mutable)
+  // Recomputes the pending component, if any. The rates are a cache of the running flows
+  // (mutable: queries settle them first); single-threaded, as SystemC runs the model.
+  void settle() const;
   void recompute(const std::vector<int>& slots) const;
   void set_rate(int slot, double rate) const;
   void rebase(Running& f, double now_ns) const;
   void keyed(int slot) const;
   std::vector<int> component() const;
   bool can_bind(int edge) const;
+  bool binds(int edge) const;
   void retire(int slot);
 
   std::vector<double> capacity_;
@@ -120,11 +125,15 @@ class Scheduler {
   mutable std::vector<int> pending_;
   mutable bool pending_all_ = false;
   mutable std::vector<int> recomputed_;
-  mutable bool recomputed_all_ = false;
+  bool keep_recomputed_ = false;
   mutable ArbitratedSolver solver_;
   mutable int unsettled_ = 0;
   mutable std::vector<int> unsettled_ids_;
   mutable std::vector<char> binds_, seen_edge_;  // [edge] scratch of a recomputation
+  // A recomputation's epoch: binds_[e] is this one's where binds_epoch_[e] is; a slot whose
+  // slot_epoch_ is has joined its component.
+  mutable uint32_t epoch_ = 0;
+  mutable std::vector<uint32_t> binds_epoch_, slot_epoch_;
   mutable std::vector<const FlowSpec*> specs_;
   std::vector<double> finished_rates_;
 };

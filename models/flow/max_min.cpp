@@ -154,4 +154,17 @@ std::vector<double> max_min_rates(const std::vector<double>& capacity, const std
   return rate;
 }
 
+std::vector<double> max_min_rates(const std::vector<double>& capacity, const std::vector<const FlowSpec*>& flows,
+                                  const std::vector<char>* binds) {
+  std::vector<FlowSpec> flat;
+  flat.reserve(flows.size());
+  for (const FlowSpec* f : flows) {
+    flat.push_back(*f);
+    if (binds)
+      for (Hop& h : flat.back().path)
+        if (!(*binds)[static_cast<std::size_t>(h.edge)]) h.weight = 0;
+  }
+  return max_min_rates(capacity, flat);
+}
+
 }  // namespace arbsim::flow

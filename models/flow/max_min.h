@@ -52,5 +52,10 @@ struct FlowSpec {
 // std::invalid_argument on an unknown edge, a negative weight or a non-positive capacity
 // or cap.
 std::vector<double> max_min_rates(const std::vector<double>& capacity, const std::vector<FlowSpec>& flows);
+// The same for flows given by pointer, a hop on an edge e with (*binds)[e] == 0 weighing
+// nothing there (nullptr: every edge counts): the flow scheduler's components
+// (flow_scheduler.h), and the arbitrated rates' fallback (arbitrated_rates.h).
+std::vector<double> max_min_rates(const std::vector<double>& capacity, const std::vector<const FlowSpec*>& flows,
+                                  const std::vector<char>* binds);
 
 }  // namespace arbsim::flow

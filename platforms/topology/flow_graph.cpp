@@ -72,8 +72,8 @@ namespace {
 // and its data credits over one TLP's (MWr of MPS, CplD of the completion size; an MRd has
 // no data); infinite credits hold any number.
 std::array<double, 3> buffered_tlps(const CreditLimits& c, const PlatformCfg& pf) {
-  const std::array<int64_t, 3> tlp_data = {(pf.mps + kCreditUnitBytes - 1) / kCreditUnitBytes, 0,
-                                           (pf.completion_bytes + kCreditUnitBytes - 1) / kCreditUnitBytes};
+  const std::array<int64_t, 3> tlp_data = {credit_cost(TlpType::MWr, static_cast<uint32_t>(pf.mps)).data, 0,
+                                           credit_cost(TlpType::CplD, static_cast<uint32_t>(pf.completion_bytes)).data};
   std::array<double, 3> out{};
   for (int k = 0; k < 3; ++k) {
     double n = c.header[k] < 0 ? flow::kUnbounded : static_cast<double>(c.header[k]);

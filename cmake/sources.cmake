@@ -5,7 +5,7 @@
 # arbsim_core: the models' kernel-free logic and the apps' parameters.
 file(GLOB ARBSIM_ARBITER_SRC CONFIGURE_DEPENDS ${ARBSIM_ROOT}/models/pcie/arbiters/*.cpp)
 set(ARBSIM_CORE_SRC ${ARBSIM_ARBITER_SRC})
-foreach(_f models/pcie/link_timing models/pcie/dllp_tables models/pcie/tlp_types models/pcie/credits models/pcie/port_calendar
+foreach(_f models/pcie/link_timing models/pcie/dllp_tables models/pcie/tlp_types models/pcie/credits
            models/pcie/tc_vc_map models/common/copy_command models/common/transfer_tracker
            models/host/priority_ranking models/host/priority_policy models/host/engine_choice
            models/host/aimd_controller models/gpu/sm_scheduler

@@ -2,7 +2,6 @@
 #include <fnmatch.h>
 #include <cmath>
 #include "models/pcie/endpoint.h"
-#include "models/pcie/fabric_scheduler.h"
 #include "models/pcie/root_complex.h"
 #include "models/pcie/switch.h"
 #include "models/pcie/tc_vc_map.h"
@@ -12,7 +11,6 @@ namespace arbsim {
 
 PacketFabric::PacketFabric(const Scenario& s, const FabricOptions& o, TransferTracker& tracker)
     : s_(s), options_(o), tracker_(tracker) {
-  FabricScheduler::instance();  // before the nodes, so that it is not one port's child
   sites_.assign(s.sites.size(), nullptr);
   for (std::size_t i = 0; i < s.platform().nodes.size(); ++i) make_site(static_cast<int>(i));
   for (const LinkDir& d : s.walk) bind(d);

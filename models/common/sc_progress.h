@@ -7,18 +7,13 @@
 
 namespace arbsim {
 
-// `now_ps`: the kernel's time, for a caller that has it at hand.
-inline void guard_progress(ProgressGuard& guard, const sc_core::sc_object& who, uint64_t now_ps) {
-  if (!guard.stuck(now_ps)) return;
+inline void guard_progress(ProgressGuard& guard, const sc_core::sc_object& who) {
+  if (!guard.stuck(sc_core::sc_time_stamp().value())) return;
   const std::string msg = std::string(who.name()) + " woke more than " +
                           std::to_string(ProgressGuard::kMaxActivationsAtOneTime) + " times at " +
                           sc_core::sc_time_stamp().to_string() +
                           " without simulated time advancing (a zero-delay loop)";
   SC_REPORT_ERROR("arbsim/no-progress", msg.c_str());
-}
-
-inline void guard_progress(ProgressGuard& guard, const sc_core::sc_object& who) {
-  guard_progress(guard, who, sc_core::sc_time_stamp().value());
 }
 
 }  // namespace arbsim

@@ -22,12 +22,7 @@ inline void clear_bit(uint64_t* words, int i) { words[i >> 6] &= ~(1ull << (i & 
 uint64_t EgressPort::total_hops() { return g_hops; }
 
 EgressPort::EgressPort(sc_core::sc_module_name name, const EgressConfig& cfg)
-    : sc_core::sc_module(name),
-      out("out"),
-      cfg_(cfg),
-      words_((cfg.slots + 63) / 64),
-      sched_(FabricScheduler::instance()),
-      id_(sched_.enrol(this)) {
+    : sc_core::sc_module(name), out("out"), cfg_(cfg), words_((cfg.slots + 63) / 64) {
   vc_arb_ = make_arbiter(cfg_.vc_arbiter, cfg_.vcs);
   for (int v = 0; v < cfg_.vcs; ++v) port_arb_.push_back(make_arbiter(cfg_.port_arbiter, cfg_.slots));
   credits_.configure(cfg_.vcs, cfg_.credits);
@@ -42,6 +37,9 @@ EgressPort::EgressPort(sc_core::sc_module_name name, const EgressConfig& cfg)
   slot_grants_.assign(static_cast<std::size_t>(cfg_.vcs) * cfg_.slots, 0);
   pending_vc_.fill(-1);
   out.register_nb_transport_bw(this, &EgressPort::nb_transport_bw);
+  SC_METHOD(run);
+  sensitive << wake_;
+  dont_initialize();
   for (int v = 0; v < cfg_.vcs; ++v) {
     posted_data_credits_trace_[v] = credits_.data_available(v, CreditClass::Posted);
     cpl_data_credits_trace_[v] = credits_.data_available(v, CreditClass::Completion);
@@ -69,20 +67,15 @@ void EgressPort::offer(TlpQueue& q) {
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time at = std::max(now, eligible_at(q.front()->x()));
   // A busy link wakes the port when it frees; no earlier wake is useful then.
-  if (at >= busy_until_) wake_at(at);
+  if (at >= busy_until_) wake_.notify(at - now);
 }
 
-EgressPort::~EgressPort() { sched_.leave(id_); }
-
-void EgressPort::wake_up(uint64_t now_ps) {
-  guard_progress(guard_, *this, now_ps);
-  run(sc_time::from_value(now_ps));
-}
-
-void EgressPort::run(const sc_time& now) {
+void EgressPort::run() {
+  guard_progress(guard_, *this);
+  const sc_time now = sc_core::sc_time_stamp();
   apply_credit_returns(now);
   if (now < busy_until_) {
-    wake_at(busy_until_);
+    wake_.notify(busy_until_ - now);
     return;
   }
   busy_trace_ = false;
@@ -100,9 +93,9 @@ void EgressPort::run(const sc_time& now) {
   } else if (observing(now)) {
     report_waits(now, nullptr, -1);
   }
-  if (!c.vc_mask && (credit_blocked_ || held_) && !returns_.empty()) wake_at(returns_.front().at);
+  if (!c.vc_mask && (credit_blocked_ || held_) && !returns_.empty()) wake_.notify(returns_.front().at - now);
   // After a grant the port wakes when the link frees; a head ready before then waits anyway.
-  if (c.has_future && c.next_ready >= busy_until_) wake_at(c.next_ready);
+  if (c.has_future && c.next_ready >= busy_until_) wake_.notify(c.next_ready - now);
 }
 
 void EgressPort::apply_credit_returns(const sc_time& now) {
@@ -134,7 +127,7 @@ void EgressPort::set_tc_map(const std::array<uint8_t, kNumTcs>& tc_to_vc) {
     if (pending_vc_[tc] >= 0 && in_flight_[tc] == 0) apply_remap(tc);
     released = released || (was_held && pending_vc_[tc] < 0);
   }
-  if (released) wake_at(sc_core::sc_time_stamp());  // a held head may go now
+  if (released) wake_.notify(sc_core::SC_ZERO_TIME);  // a held head may go now
 }
 
 // Every VC's port arbiter gets the same table, as the config gives every VC the same spec.
@@ -225,7 +218,7 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   sc_time delay = x.tail_at - now;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   out->nb_transport_fw(*t, phase, delay);
-  wake_at(end);
+  wake_.notify(end - now);
 }
 
 sc_time EgressPort::serialization(uint32_t wire) {
@@ -413,7 +406,7 @@ tlm::tlm_sync_enum EgressPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm
   auto it = returns_.end();
   while (it != returns_.begin() && std::prev(it)->at > r.at) --it;
   returns_.insert(it, r);
-  if (credit_blocked_ || held_) wake_at(r.at);
+  if (credit_blocked_ || held_) wake_.notify(delay);
   return tlm::TLM_ACCEPTED;
 }
 

@@ -3,10 +3,9 @@
 // requesters inside the chosen VC: PCIe Base Spec §6.3.3, docs/pcie-reference.md §4), checks
 // the receiver's flow-control credits (§3), and serialises the winner onto the link.
 //
-// Hot path: one pending wake per port (not per TLP) on the fabric scheduler's calendar
-// (fabric_scheduler.h), not an sc_event in the kernel's. The port runs when a head becomes
-// ready, when the link frees, or when credits return; it arbitrates at most once per run and
-// asks to wake at the next moment anything can change.
+// Hot path: one SC_METHOD and one pending sc_event per port (not per TLP). The method runs
+// when a head becomes ready, when the link frees, or when credits return; it arbitrates at
+// most once per run and schedules itself for the next moment anything can change.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -20,7 +19,6 @@
 #include "models/common/link_stats.h"
 #include "models/common/progress_guard.h"
 #include "models/pcie/egress_observer.h"
-#include "models/pcie/fabric_scheduler.h"
 #include "models/pcie/port_config.h"
 #include "models/pcie/tlp_queue.h"
 
@@ -30,10 +28,10 @@ static_assert(kLinkStatsVcs == kMaxVcs, "link statistics hold one entry per VC")
 
 class EgressPort : public sc_core::sc_module {
  public:
+  SC_HAS_PROCESS(EgressPort);
   tlm_utils::simple_initiator_socket<EgressPort> out;
 
   EgressPort(sc_core::sc_module_name name, const EgressConfig& cfg);
-  ~EgressPort() override;
 
   // The head of `q` is routed to this port (it becomes eligible at eligible_at()).
   void offer(TlpQueue& q);
@@ -76,9 +74,6 @@ class EgressPort : public sc_core::sc_module {
 
   static uint64_t total_hops();  // TLP link traversals, all ports
 
-  // The fabric scheduler runs the port at a wake it asked for (`now_ps`: the kernel's time).
-  void wake_up(uint64_t now_ps);
-
  private:
   struct CreditReturn {
     sc_core::sc_time at;
@@ -99,9 +94,7 @@ class EgressPort : public sc_core::sc_module {
     int vc = 0;
   };
 
-  void run(const sc_core::sc_time& now);
-  // Runs the port at `at` (the earliest of its wakes asked for wins).
-  void wake_at(const sc_core::sc_time& at) { sched_.wake(id_, at.value()); }
+  void run();
   void apply_credit_returns(const sc_core::sc_time& now);
   Candidates collect(const sc_core::sc_time& now);
   sc_core::sc_time eligible_at(const TlpExtension& x);
@@ -141,8 +134,7 @@ class EgressPort : public sc_core::sc_module {
   std::array<std::array<uint32_t, kCreditClasses>, kNumTcs> in_flight_class_{};  // the same by credit class
   bool held_ = false;
   sc_core::sc_time propagation_;
-  FabricScheduler& sched_;
-  int id_;  // the port's index in sched_
+  sc_core::sc_event wake_;
   ProgressGuard guard_;
   sc_core::sc_time busy_until_;
   bool credit_blocked_ = false;

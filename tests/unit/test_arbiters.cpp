@@ -94,6 +94,30 @@ TEST(RoundRobin, ResetRestoresStartState) {
   EXPECT_EQ(a.grant(0b1111), 0);
 }
 
+// The rule by brute force: from the requester after the pointer, wrapping, the first that
+// requests. Checked against the arbiter at 63 and 64 requesters (one word; at 64 the
+// pointer at 63 wraps with no bit above it) and 65 and 130 (requests across words).
+TEST(RoundRobin, OneWordAndManyWordRequestsFollowTheSameRule) {
+  for (int n : {63, 64, 65, 130}) {
+    RoundRobinArbiter a(n);
+    std::mt19937_64 rng(static_cast<uint64_t>(n));
+    int pointer = n - 1;
+    for (int cycle = 0; cycle < 2000; ++cycle) {
+      std::vector<uint64_t> words(static_cast<std::size_t>((n + 63) / 64 + 1));
+      const int density = cycle % 4;  // sparse to dense, and now and then nothing
+      for (auto& w : words) w = density == 0 ? rng() & rng() & rng() : density == 1 ? rng() : 0;
+      if (cycle % 50 == 0) words[0] |= 1ull << 63;  // the top bit of the first word
+      int expected = -1;
+      for (int k = 1; k <= n && expected < 0; ++k) {
+        const int i = (pointer + k) % n;
+        if ((words[static_cast<std::size_t>(i >> 6)] >> (i & 63)) & 1u) expected = i;
+      }
+      ASSERT_EQ(a.grant(Requests(words.data(), static_cast<int>(words.size()))), expected) << "n " << n << " cycle " << cycle;
+      if (expected >= 0) pointer = expected;
+    }
+  }
+}
+
 // ---------------------------------------------------------------- strict priority
 
 TEST(StrictPriority, HighestIndexWins) {

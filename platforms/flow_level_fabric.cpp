@@ -73,7 +73,7 @@ FlowLevelFabric::FlowLevelFabric(const Scenario& s, const FabricOptions& o, Tran
   std::vector<FlowEdgeVcs> vcs;
   for (const LinkDir& d : s.walk) {
     vcs.push_back({d.egress.vcs, d.egress.tc_to_vc});
-    names_.push_back(d.from + "->" + d.to);
+    names_.push_back(d.arrow_name());
   }
   fabric_ = std::make_unique<FlowFabric>("flow_fabric", std::move(g.net), flow_fabric_params(s.platform()),
                                          std::move(vcs), flow_arbitration(s, o.vc_arbiter), watch_edges(s),

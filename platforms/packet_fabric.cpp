@@ -34,7 +34,7 @@ void PacketFabric::observe(const ObserveOptions& o) {
   const auto at = [](double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(ns * 1000.0))); };
   const sc_core::sc_time from = at(o.from_ns), until = o.to_ns > 0 ? at(o.to_ns) : sc_core::sc_max_time();
   for (std::size_t d = 0; d < s_.walk.size(); ++d) {
-    const std::string name = s_.walk[d].from + "->" + s_.walk[d].to;
+    const std::string name = s_.walk[d].arrow_name();
     if (fnmatch(o.filter.c_str(), name.c_str(), 0) != 0) continue;
     EgressPort& p = port(static_cast<int>(d));
     if (observer_) observer_->attach(p, name, static_cast<int>(d));

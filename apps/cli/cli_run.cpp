@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <fnmatch.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include "apps/cli/cli.h"
@@ -169,6 +170,15 @@ void detect_options(const RunArgs& a, ObserveOptions* o) {
     throw ConfigError("--starvation-bound " + a.starvation_bound + ": expected a time > 0 (e.g. 5us, 2000)");
 }
 
+// A window that opens at or after a time-limited run's end would hold nothing; throws
+// ConfigError.
+void check_window_start(const std::string& flag, const std::string& text, double from_ns, const Scenario& s) {
+  const double end = s.config.sim.time_ns;
+  if (end > 0 && from_ns >= end)
+    throw ConfigError(flag + " " + text + ": starts at or after the run's end (sim.time_ns = " +
+                      std::to_string(static_cast<int64_t>(end)) + " ns)");
+}
+
 // --trace, --trace-window T0:T1 (T0: = to the end), --trace-filter GLOB, --detect; throws
 // ConfigError.
 ObserveOptions observe_options(const RunArgs& a, const Scenario& s) {
@@ -183,8 +193,22 @@ ObserveOptions observe_options(const RunArgs& a, const Scenario& s) {
     throw ConfigError(std::string(a.trace.empty() ? "--detect" : "--trace") + ": " + why);
   o.on = !a.trace.empty();
   if (!a.trace_filter.empty()) o.filter = a.trace_filter;
-  if (!a.trace_window.empty()) parse_window("--trace-window", a.trace_window, &o.from_ns, &o.to_ns);
+  if (!a.trace_window.empty()) {
+    parse_window("--trace-window", a.trace_window, &o.from_ns, &o.to_ns);
+    check_window_start("--trace-window", a.trace_window, o.from_ns, s);
+  }
   return o;
+}
+
+// A --trace-filter that matches no link direction leaves a trace (and detectors) with
+// nothing in them: said in the log, as for --vcd-filter and --log.
+void warn_if_trace_filter_matches_nothing(const RunArgs& a, const Scenario& s) {
+  if (a.trace_filter.empty()) return;
+  for (const LinkDir& d : s.walk)
+    if (fnmatch(a.trace_filter.c_str(), d.arrow_name().c_str(), 0) == 0) return;
+  log()->warn("--trace-filter {} matches no link direction: the trace and the detectors watch nothing (link "
+              "directions are named as in results.json, e.g. '{}')",
+              a.trace_filter, s.walk.empty() ? std::string("sw0->rc0") : s.walk.front().arrow_name());
 }
 
 // --vcd-window T0:T1 (needs --vcd; T0 inside a time-limited run); throws ConfigError.
@@ -193,10 +217,7 @@ VcdWindow vcd_window(const RunArgs& a, const Scenario& s) {
   if (a.vcd_window.empty()) return w;
   if (a.vcd.empty()) throw ConfigError("--vcd-window needs --vcd FILE");
   parse_window("--vcd-window", a.vcd_window, &w.from_ns, &w.to_ns);
-  const double end = s.config.sim.time_ns;
-  if (end > 0 && w.from_ns >= end)
-    throw ConfigError("--vcd-window " + a.vcd_window + ": starts at or after the run's end (sim.time_ns = " +
-                      std::to_string(static_cast<int64_t>(end)) + " ns)");
+  check_window_start("--vcd-window", a.vcd_window, w.from_ns, s);
   return w;
 }
 
@@ -278,6 +299,7 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
   if (!replaced.empty()) log()->warn("{}", replaced);
   log()->info("config {} -> {}", a.config, dir.path().string());
   warn_if_batches_share(cfg);
+  warn_if_trace_filter_matches_nothing(a, s);
   if (!a.vcd.empty()) {
     std::error_code ec;
     if (fs::path(a.vcd).has_parent_path()) fs::create_directories(fs::path(a.vcd).parent_path(), ec);

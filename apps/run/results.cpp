@@ -175,7 +175,7 @@ ordered_json arbiter_json(const Fabric& f, const LinkDir& l, int dir, const std:
   const EgressStats& s = f.link_stats(dir);
   const int vcs = f.link_vcs(dir);
   ordered_json j;
-  j["name"] = l.from + "->" + l.to;
+  j["name"] = l.arrow_name();
   j["vc_arbiter"] = vc_arbiter;
   j["grants"] = vc_array(vcs, s.vc_grants);
   ordered_json waits = ordered_json::array();

@@ -39,7 +39,7 @@ StatsSeries::StatsSeries(const System& sys, double period_ns)
       period_ns_(period_ns),
       // Queues and credits where the fabric has them (the packet fidelity's TLPs).
       packet_(!sys.scenario().walk.empty() && sys.fabric().queued_tlps(0).has_value()) {
-  for (const LinkDir& l : sys.scenario().walk) link_names_.push_back(l.from + "->" + l.to);
+  for (const LinkDir& l : sys.scenario().walk) link_names_.push_back(l.arrow_name());
   read(&busy_, &bytes_);
 }
 

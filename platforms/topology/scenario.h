@@ -34,6 +34,8 @@ struct LinkDir {
   int from_site = -1, from_port = -1, to_site = -1, to_port = -1;
   EgressConfig egress;                    // the transmitter's port, arbiters as configured
   IngressConfig ingress;                  // the receiver's port
+  // "from->to": how traces, filters, the flow log and results.json's links[].name call it.
+  std::string arrow_name() const { return from + "->" + to; }
 };
 
 // A DMA engine: a GPU's copy engine, a root complex's host DMA engine or a device's engine.

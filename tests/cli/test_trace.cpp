@@ -73,6 +73,7 @@ TEST_F(Trace, BadTraceOptionsAreBadInput) {
         std::vector<std::string>{"--trace", "t.json", "--trace-window", "200us:100us"},
         std::vector<std::string>{"--trace", "t.json", "--trace-window", "-1us:100us"},
         std::vector<std::string>{"--trace-window", "1us:2us"},
+        std::vector<std::string>{"--trace", "t.json", "--trace-window", "300us:"},  // the run ends at 300 us
         std::vector<std::string>{"--trace", "t.json", "--fidelity", "flow"}}) {
     const Result r = traced(extra);
     expect_one_error(r, {"--trace"});
@@ -269,6 +270,21 @@ TEST_F(Trace, ALogModuleThatNamesNothingIsWarnedAbout) {
             std::string::npos) << r.err;
   EXPECT_NE(r.err.find("sw0"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("'sw0'"), std::string::npos) << r.err;  // sw0 exists: no warning for it
+}
+
+// A --trace-filter that matches no link direction of the platform (here a node's name without
+// the arrow) is warned about; one that matches some is not.
+TEST_F(Trace, ATraceFilterThatMatchesNothingIsWarnedAbout) {
+  const auto with_filter = [&](const std::string& glob) {
+    return run({"run", config("default.yaml"), "--sim-time", "20us", "--out", "out", "--trace", "t.json",
+                "--trace-filter", glob});
+  };
+  Result r = with_filter("sw0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("--trace-filter sw0 matches no link direction"), std::string::npos) << r.err;
+  r = with_filter("sw0->*");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("--trace-filter"), std::string::npos) << r.err;
 }
 
 // An unlimited run with a warm-up and a series ends where its traffic ends; SystemC is never

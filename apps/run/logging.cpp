@@ -48,6 +48,8 @@ void model_log(const sc_core::sc_report& r) {
 
 void report_handler(const sc_core::sc_report& r, const sc_core::sc_actions& actions) {
   if (r.get_severity() == sc_core::SC_INFO && r.get_verbosity() > sc_core::SC_MEDIUM) return model_log(r);
+  if (!(actions & (sc_core::SC_DISPLAY | sc_core::SC_LOG | sc_core::SC_THROW | sc_core::SC_ABORT | sc_core::SC_STOP)))
+    return;  // a report silenced (sc_report_handler::set_actions ... SC_DO_NOTHING)
   const std::string msg = std::string(r.get_msg_type()) + ": " + r.get_msg();
   switch (r.get_severity()) {
     case sc_core::SC_INFO: log()->info("{}", msg); break;

@@ -15,7 +15,7 @@ bool reach_if_busy(double next_ns) {
   if (next > sc_core::sc_time_stamp()) start_unless_starved(next - sc_core::sc_time_stamp());
   if (sc_core::sc_time_stamp() >= next) return true;
   if (!sc_core::sc_pending_activity()) return false;
-  sc_core::sc_start(next - sc_core::sc_time_stamp());  // stopped at its last event before `next`: no event lies between
+  move_time_to(next);  // stopped at its last event before `next`: no event lies between
   return true;
 }
 
@@ -46,8 +46,11 @@ void run_phases(System& sys, std::vector<Pause> pauses, StatsSeries* series, boo
   // In time order: the one-off pauses, and the series' k x period among them (a sample at the
   // time of a pause first: it closes the period before the pause acts).
   for (int64_t k = 1;;) {
-    if (sampling && series->samples() >= static_cast<std::size_t>(kMaxSeriesSamples)) {
-      log()->warn("the time series stops after {} samples (sim.stats_period_ns = {} ns)", kMaxSeriesSamples, period);
+    if (sampling && series->full()) {
+      log()->warn("the time series stops at {} ns after {} (sim.stats_period_ns = {} ns): results.json "
+                  "series.stopped_at_ns says so",
+                  series->samples() * period, series->why_full(), period);
+      series->stopped_early();
       sampling = false;
     }
     const double sample_at = static_cast<double>(k) * period;
@@ -71,7 +74,7 @@ void run_phases(System& sys, std::vector<Pause> pauses, StatsSeries* series, boo
     for (; next_pause < pauses.size() && pauses[next_pause].at_ns == next; ++next_pause) pauses[next_pause].act();
   }
   run_until(end, stuck, progress && !series);
-  if (series && series->samples() < static_cast<std::size_t>(kMaxSeriesSamples)) series->sample();  // the last stretch
+  if (series && !series->full()) series->sample();  // the last stretch
 }
 
 }  // namespace arbsim

@@ -31,6 +31,8 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path = "", const O
 
 // sc_start(duration, SC_EXIT_ON_STARVATION), skipped when a paused kernel has nothing left to do.
 void start_unless_starved(const sc_core::sc_time& duration);
+// Moves the kernel's time on to `at` when no event lies before it (sc_start to that time).
+void move_time_to(const sc_core::sc_time& at);
 
 // Runs the kernel until `time_ns` (0: until nothing is left to happen). Activity that stops
 // while work is unfinished can never resume: when `stuck_report` then names what waits (not

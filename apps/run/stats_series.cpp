@@ -60,6 +60,14 @@ void StatsSeries::rebase() {
   last_ns_ = now_ns();
 }
 
+std::string StatsSeries::why_full() const {
+  if (samples_ >= static_cast<std::size_t>(kMaxSeriesSamples))
+    return std::to_string(samples_) + " samples, the most a run keeps";
+  if (csv_.size() >= kMaxSeriesBytes)
+    return std::to_string(csv_.size() >> 20) + " MiB of CSV, the most a run keeps in memory";
+  return "";
+}
+
 void StatsSeries::row(const char* kind, const std::string& name, int vc, const std::string& value) {
   csv_ += now_text_ + "," + kind + "," + field(name) + "," + (vc >= 0 ? std::to_string(vc) : "") + "," + value + "\n";
 }

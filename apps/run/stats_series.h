@@ -22,6 +22,14 @@ class StatsSeries {
   void rebase();
   const std::string& csv() const { return csv_; }
   std::size_t samples() const { return samples_; }
+  // It holds as much as a run may keep (kMaxSeriesSamples, kMaxSeriesBytes): no more samples.
+  bool full() const { return samples_ >= static_cast<std::size_t>(kMaxSeriesSamples) || csv_.size() >= kMaxSeriesBytes; }
+  // Why it is full, for the log ("" while it is not).
+  std::string why_full() const;
+  // It became full before the run ended: the time of its last sample (results.json
+  // series.stopped_at_ns), else a negative number.
+  double stopped_at_ns() const { return stopped_at_ns_; }
+  void stopped_early() { stopped_at_ns_ = last_ns_; }
   double period_ns() const { return period_ns_; }
   // The kinds of rows this fidelity can give.
   std::vector<std::string> kinds() const;
@@ -40,6 +48,7 @@ class StatsSeries {
   std::string now_text_;
   std::string csv_ = "time_ns,kind,name,vc,value\n";
   std::size_t samples_ = 0;
+  double stopped_at_ns_ = -1;
 };
 
 }  // namespace arbsim

@@ -138,6 +138,9 @@ struct SimCfg {
 // sim.stats_period_ns: samples in one run (the series is kept in memory until the run ends:
 // ~30 B per row, one row per link direction and figure, per VC and per app).
 constexpr int64_t kMaxSeriesSamples = 100000;
+// ... and at most this much CSV, whatever the platform's size: a thousand-GPU platform makes
+// thousands of rows per sample, and 10^5 such samples would not fit in memory.
+constexpr std::size_t kMaxSeriesBytes = std::size_t{1} << 30;
 
 struct Config {
   std::string file;

@@ -298,6 +298,45 @@ TEST_F(Trace, AnUnlimitedRunWithPausesEndsWithoutAKernelWarning) {
   EXPECT_EQ(slurp(dir_ / "out/sim.log").find("no activity"), std::string::npos);
 }
 
+// A series period shorter than the gaps between events (1 ns here: the example's TLPs take
+// longer on the wire) leaves periods with nothing in them; the run says nothing of them (the
+// kernel used to warn "no activity or clock movement" once per empty period), and samples
+// every one: 300 of them in 300 ns, limited or not.
+TEST_F(Trace, ASeriesOfEmptyPeriodsWarnsOfNothing) {
+  const Result r = run({"run", config("examples/strict_guard_trace.yaml"), "-s", "sim.time_ns=300", "-s",
+                        "sim.stats_period_ns=1", "--out", "out"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("no activity"), std::string::npos) << r.err.substr(0, 400);
+  EXPECT_EQ(slurp(dir_ / "out/sim.log").find("no activity"), std::string::npos);
+  EXPECT_EQ(json::parse(slurp(dir_ / "out/results.json"))["series"]["samples"].get<int>(), 300);
+}
+
+// An unlimited run whose series fills up (10^5 samples: 1-ns periods over 20 MiB of copies
+// at Gen4 x16, about 0.8 ms) stops sampling at 10^5 ns, says so in the log, and results.json
+// series.stopped_at_ns gives that time; the last rows of series.csv are at it.
+TEST_F(Trace, ASeriesThatFillsUpSaysWhereItStopped) {
+  const std::string cfg = write("tiny.yaml", R"(platform:
+  name: tiny
+  nodes:
+    - {name: rc0, type: root_complex}
+    - {name: gpu0, type: gpu}
+  links:
+    - {up: rc0, down: gpu0, gen: 4, width: 16}
+apps:
+  - {name: w, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 1MiB}, count: 20}
+sim: {stats_period_ns: 1}
+)");
+  const Result r = run({"run", cfg, "--out", "out"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("the time series stops at 100000 ns after 100000 samples"), std::string::npos) << r.err;
+  const json series = read("out/results.json")["series"];
+  EXPECT_EQ(series["samples"].get<int>(), 100000);
+  EXPECT_EQ(series["stopped_at_ns"].get<double>(), 100000.0);
+  EXPECT_GT(read("out/results.json")["makespan_ns"].get<double>(), 500000.0);  // the run itself goes on
+  const std::vector<std::string> rows = lines(slurp(dir_ / "out/series.csv"));
+  EXPECT_EQ(rows.back().rfind("100000,", 0), 0u) << rows.back();
+}
+
 // With RTL arbiters, --vcd also writes their own FILE.rtl.vcd: complete when the run reports
 // success (it used to be written out only at exit, so the run's own check found it cut off).
 TEST_F(Trace, RtlWaveformIsCompleteWhenTheRunEnds) {

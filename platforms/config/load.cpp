@@ -59,14 +59,34 @@ struct Override {
   YAML::Node value;
 };
 
-// Splits "dotted.key=value"; the value is YAML ("4", "[1, 2]", "{type: rr}").
+// One dotted segment, with list elements also as error messages spell them: "links[0]" is
+// "links", "0" (names hold no brackets: valid_name()).
+void push_segment(const std::string& seg, const std::string& at, std::vector<std::string>* keys) {
+  const auto open = seg.find('[');
+  if (open == std::string::npos) {
+    if (seg.find(']') != std::string::npos) throw ConfigError(at + "']' without '[' in '" + seg + "'");
+    keys->push_back(seg);
+    return;
+  }
+  keys->push_back(seg.substr(0, open));
+  for (std::size_t i = open; i < seg.size();) {
+    const auto close = seg.find(']', i);
+    if (seg[i] != '[' || close == std::string::npos || close == i + 1 || seg.find('[', i + 1) < close)
+      throw ConfigError(at + "'" + seg + "': a list element is KEY[INDEX] or KEY.INDEX (e.g. platform.links[0].gen)");
+    keys->push_back(seg.substr(i + 1, close - i - 1));
+    i = close + 1;
+  }
+}
+
+// Splits "dotted.key=value" (a list element by .INDEX, .NAME or [INDEX]); the value is YAML
+// ("4", "[1, 2]", "{type: rr}").
 Override parse_override(const std::string& spec, const std::string& file) {
   const std::string at = file + ": -s " + spec + ": ";
   const auto eq = spec.find('=');
   if (eq == std::string::npos || eq == 0) throw ConfigError(at + "expected dotted.key=value");
   Override o;
   std::stringstream ss(spec.substr(0, eq));
-  for (std::string p; std::getline(ss, p, '.');) o.keys.push_back(p);
+  for (std::string p; std::getline(ss, p, '.');) push_segment(p, at, &o.keys);
   if (spec[eq - 1] == '.' || std::count(o.keys.begin(), o.keys.end(), "") > 0)
     throw ConfigError(at + "empty key segment");
   o.value = unmarked(load_yaml_bounded(spec.substr(eq + 1), file + ": -s " + spec));

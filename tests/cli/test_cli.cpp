@@ -238,6 +238,16 @@ TEST_F(Cli, OverrideOutOfRange) {
                    {"-s", "platform.links.0.gen=9"});
 }
 
+// A list element as error messages spell it (platform.links[0].gen) is the same key as
+// platform.links.0.gen; a bracket that does not pick an element is bad input.
+TEST_F(Cli, OverrideTakesListElementsInBrackets) {
+  expect_bad_input(config("default.yaml"), {"seed000_fig2.yaml", "platform.links[0].gen", "must be in [1, 5]", "got 9"},
+                   {"-s", "platform.links[0].gen=9"});
+  expect_bad_input(config("default.yaml"), {"apps[0].h2d_bytes", "got '-1'"}, {"-s", "apps[0].h2d_bytes=-1"});
+  for (const std::string bad : {"apps[0.tc=1", "apps[].tc=1", "apps]0[.tc=1", "apps[0]x.tc=1"})
+    expect_bad_input(config("default.yaml"), {"default.yaml", "-s " + bad}, {"-s", bad});
+}
+
 TEST_F(Cli, OverrideWithoutEquals) {
   expect_bad_input(config("default.yaml"), {"default.yaml", "-s platform.links.0.gen", "expected dotted.key=value"},
                    {"-s", "platform.links.0.gen"});

@@ -106,4 +106,9 @@ void FlowLevelFabric::finish() {
   }
 }
 
+void FlowLevelFabric::trace(sc_core::sc_trace_file*) {
+  SC_REPORT_WARNING("arbsim/vcd", "the VCD of a flow-level run holds the GPUs' states only: links, queues, grants "
+                                  "and credits are TLP-level signals (run with --fidelity packet for them)");
+}
+
 }  // namespace arbsim

@@ -28,8 +28,9 @@ class FlowLevelFabric : public Fabric {
   uint64_t tlp_hops() const override { return 0; }
   const std::vector<FidelityNote>& fidelity_notes() const override { return notes_; }
   std::vector<std::string> waiting() const override { return {}; }
-  // The fluid has no per-port state to trace.
-  void trace(sc_core::sc_trace_file*) override {}
+  // The fluid has no per-port state to trace: the VCD gets the GPUs' states alone, and the
+  // run's log says so.
+  void trace(sc_core::sc_trace_file*) override;
   void finish() override;
   void restart_stats() override { fabric_->restart_stats(); }
   double busy_ps_now(int dir) const override { return fabric_->busy_ps_now(dir); }

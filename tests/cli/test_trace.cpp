@@ -337,6 +337,19 @@ sim: {stats_period_ns: 1}
   EXPECT_EQ(rows.back().rfind("100000,", 0), 0u) << rows.back();
 }
 
+// A flow-level run's VCD has the GPU states and nothing of the links: the log says so.
+TEST_F(Trace, AFlowLevelVcdSaysWhatItLeavesOut) {
+  Result r = traced({"--vcd", "w.vcd", "--fidelity", "flow"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("the VCD of a flow-level run holds the GPUs' states only"), std::string::npos) << r.err;
+  const std::string vcd = slurp(dir_ / "w.vcd");
+  EXPECT_NE(vcd.find(" state "), std::string::npos);
+  EXPECT_EQ(vcd.find("busy"), std::string::npos);
+  r = traced({"--vcd", "w.vcd"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("flow-level run"), std::string::npos) << r.err;
+}
+
 // With RTL arbiters, --vcd also writes their own FILE.rtl.vcd: complete when the run reports
 // success (it used to be written out only at exit, so the run's own check found it cut off).
 TEST_F(Trace, RtlWaveformIsCompleteWhenTheRunEnds) {

@@ -47,10 +47,10 @@ void run_phases(System& sys, std::vector<Pause> pauses, StatsSeries* series, boo
   // time of a pause first: it closes the period before the pause acts).
   for (int64_t k = 1;;) {
     if (sampling && series->full()) {
+      series->stopped_early();
       log()->warn("the time series stops at {} ns after {} (sim.stats_period_ns = {} ns): results.json "
                   "series.stopped_at_ns says so",
-                  series->samples() * period, series->why_full(), period);
-      series->stopped_early();
+                  series->stopped_at_ns(), series->why_full(), period);
       sampling = false;
     }
     const double sample_at = static_cast<double>(k) * period;

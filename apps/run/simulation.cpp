@@ -76,10 +76,6 @@ void start_with_progress(const sc_core::sc_time& end, bool limited) {
   std::fprintf(stderr, "\n");
 }
 
-}  // namespace
-
-namespace {
-
 // The run drives the kernel in stretches (pauses, samples of a time series), and a stretch
 // with no event in it is expected: the kernel's warning "no activity or clock movement for
 // sc_start() invocation" says nothing wrong then, and a short sim.stats_period_ns would print

@@ -1,5 +1,4 @@
 #include "platforms/packet_fabric.h"
-#include <fnmatch.h>
 #include <cmath>
 #include "models/pcie/endpoint.h"
 #include "models/pcie/root_complex.h"
@@ -34,8 +33,8 @@ void PacketFabric::observe(const ObserveOptions& o) {
   const auto at = [](double ns) { return sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(ns * 1000.0))); };
   const sc_core::sc_time from = at(o.from_ns), until = o.to_ns > 0 ? at(o.to_ns) : sc_core::sc_max_time();
   for (std::size_t d = 0; d < s_.walk.size(); ++d) {
+    if (!s_.walk[d].matches(o.filter)) continue;
     const std::string name = s_.walk[d].arrow_name();
-    if (fnmatch(o.filter.c_str(), name.c_str(), 0) != 0) continue;
     EgressPort& p = port(static_cast<int>(d));
     if (observer_) observer_->attach(p, name, static_cast<int>(d));
     if (detectors_) detectors_->attach(p, name);

@@ -8,7 +8,6 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-#include <fnmatch.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include "apps/cli/cli.h"
@@ -205,7 +204,7 @@ ObserveOptions observe_options(const RunArgs& a, const Scenario& s) {
 void warn_if_trace_filter_matches_nothing(const RunArgs& a, const Scenario& s) {
   if (a.trace_filter.empty()) return;
   for (const LinkDir& d : s.walk)
-    if (fnmatch(a.trace_filter.c_str(), d.arrow_name().c_str(), 0) == 0) return;
+    if (d.matches(a.trace_filter)) return;
   log()->warn("--trace-filter {} matches no link direction: the trace and the detectors watch nothing (link "
               "directions are named as in results.json, e.g. '{}')",
               a.trace_filter, s.walk.empty() ? std::string("sw0->rc0") : s.walk.front().arrow_name());

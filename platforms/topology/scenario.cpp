@@ -1,12 +1,15 @@
 // Building the scenario: the sites, the link walk with every port's settings, the routes and
 // the DMA engine table, from the checked topology.
 #include "platforms/topology/scenario.h"
+#include <fnmatch.h>
 #include <algorithm>
 #include "platforms/config/reader.h"
 #include "platforms/topology/arbitration.h"
 #include "platforms/topology/share_points.h"
 
 namespace arbsim {
+
+bool LinkDir::matches(const std::string& glob) const { return fnmatch(glob.c_str(), arrow_name().c_str(), 0) == 0; }
 
 namespace {
 

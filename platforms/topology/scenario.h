@@ -36,6 +36,8 @@ struct LinkDir {
   IngressConfig ingress;                  // the receiver's port
   // "from->to": how traces, filters, the flow log and results.json's links[].name call it.
   std::string arrow_name() const { return from + "->" + to; }
+  // Whether a --trace-filter glob (fnmatch: `sw0->*`, `*->rc0`) picks it.
+  bool matches(const std::string& glob) const;
 };
 
 // A DMA engine: a GPU's copy engine, a root complex's host DMA engine or a device's engine.

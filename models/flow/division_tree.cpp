@@ -248,7 +248,8 @@ void DivisionTrees::divide_down(int begin, int end) {
 // A division's turn costs the wire of the TLPs its subtree sends per turn: the mix this
 // division gave it (its leaves' wire over their turns), not the mean of its leaves' costs,
 // which a leaf that takes few turns (a read's MRds limited elsewhere, a stopped flow) would
-// skew; the mean where it was given nothing. Returns the largest relative change of a cost.
+// skew; the mean where it was given nothing. Returns the largest relative change of a cost
+// some division reads.
 double DivisionTrees::mix(int begin, int end) {
   for (int id = begin; id < end; ++id) {
     Node& x = nodes_[static_cast<std::size_t>(id)];
@@ -260,7 +261,10 @@ double DivisionTrees::mix(int begin, int end) {
     Node& x = nodes_[static_cast<std::size_t>(id)];
     if (x.leaf < 0) {
       const double cost = x.turns > 0 ? x.used / x.turns : x.mean;
-      if (cost != x.cost) change = std::max(change, std::abs(cost - x.cost) / std::max(cost, x.cost));
+      // Only the costs a division reads (its children's, where it has several) call for
+      // another pass: a lone child's cost changes nothing the next pass would divide.
+      if (cost != x.cost && id > begin && nodes_[static_cast<std::size_t>(x.parent)].children > 1)
+        change = std::max(change, std::abs(cost - x.cost) / std::max(cost, x.cost));
       x.cost = cost;
     }
     if (id > begin) {

@@ -1,5 +1,6 @@
 #include "models/flow/edge_share.h"
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 
@@ -12,27 +13,50 @@ double weight_of(const SharePolicy& p, int index) {
   return index >= 0 && index < static_cast<int>(p.weights.size()) ? p.weights[static_cast<std::size_t>(index)] : 0.0;
 }
 
+// A division's scratch (not reentrant: nothing a division calls comes back here): per claim,
+// its slope (weight x cost: wire bytes per unit of the water level) and its demand in
+// levels, each computed once per division rather than in every comparison of the sort.
+struct Levels {
+  std::vector<double> slope, key;
+};
+thread_local Levels levels;
+
+// `out` as n zeros, without vector::assign's general path (a division runs per node per round).
+void zeroed(std::vector<double>& out, std::size_t n) {
+  out.resize(n);
+  std::fill(out.begin(), out.end(), 0.0);
+}
+
 // Weighted max-min among claims[i] for i in `who` (their weights > 0): the level rises until
 // each child is satisfied or the capacity is gone. Returns what is left.
 double water_fill(const SharePolicy& p, const std::vector<Claim>& claims, std::vector<int>& who, double capacity,
                   std::vector<double>& out) {
-  auto slope = [&](int i) { return weight_of(p, claims[i].index) * claims[i].cost; };
-  std::sort(who.begin(), who.end(), [&](int a, int b) {
-    return claims[a].demand / slope(a) < claims[b].demand / slope(b);
-  });
+  std::vector<double>& slope = levels.slope;
+  std::vector<double>& key = levels.key;
+  slope.resize(claims.size());
+  key.resize(claims.size());
+  for (int i : who) {
+    slope[i] = weight_of(p, claims[i].index) * claims[i].cost;
+    key[i] = claims[i].demand / slope[i];
+  }
+  if (who.size() == 2) {  // the common case (two requesters): std::sort's insertion step, inline
+    if (key[who[1]] < key[who[0]]) std::swap(who[0], who[1]);
+  } else {
+    std::sort(who.begin(), who.end(), [&](int a, int b) { return key[a] < key[b]; });
+  }
   double rem = capacity, sk = 0;
-  for (int i : who) sk += slope(i);
+  for (int i : who) sk += slope[i];
   std::size_t k = 0;
   for (; k < who.size(); ++k) {
     const int i = who[k];
-    if (claims[i].demand * sk > rem * slope(i)) break;  // not satisfied at the current level
+    if (claims[i].demand * sk > rem * slope[i]) break;  // not satisfied at the current level
     out[i] = claims[i].demand;
     rem = std::max(0.0, rem - claims[i].demand);
-    sk -= slope(i);
+    sk -= slope[i];
   }
   if (k == who.size()) return rem;
   const double level = sk > 0 ? rem / sk : 0.0;
-  for (; k < who.size(); ++k) out[who[k]] = slope(who[k]) * level;
+  for (; k < who.size(); ++k) out[who[k]] = slope[who[k]] * level;
   return 0.0;
 }
 
@@ -131,12 +155,37 @@ void divide_guarded(const SharePolicy& policy, const std::vector<Claim>& claims,
 
 }  // namespace
 
+namespace {
+
+// Round robin between two children, the commonest division (a link's two requesters): the
+// very operations water_fill() makes for them (weights 1: slopes are the costs), in its
+// order, without its scratch, so the shares are the same to the last bit.
+void round_robin_pair(const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
+  const double key0 = claims[0].demand / claims[0].cost, key1 = claims[1].demand / claims[1].cost;
+  const int first = key1 < key0 ? 1 : 0, second = 1 - first;
+  double rem = capacity, sk = claims[first].cost + claims[second].cost;
+  const auto fill_level = [&](std::initializer_list<int> who) {
+    const double level = sk > 0 ? rem / sk : 0.0;
+    for (int i : who) out[i] = claims[i].cost * level;
+  };
+  if (claims[first].demand * sk > rem * claims[first].cost) return fill_level({first, second});
+  out[first] = claims[first].demand;
+  rem = std::max(0.0, rem - claims[first].demand);
+  sk -= claims[first].cost;
+  if (claims[second].demand * sk > rem * claims[second].cost) return fill_level({second});
+  out[second] = claims[second].demand;
+}
+
+}  // namespace
+
 void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
-  out.assign(claims.size(), 0.0);
+  zeroed(out, claims.size());
   if (claims.size() == 1) {  // alone: all it asks, up to the capacity, under every arbiter
     out[0] = std::min(claims[0].demand, capacity);
     return;
   }
+  if (policy.guard <= 0 && policy.kind == ShareKind::RoundRobin && claims.size() == 2)
+    return round_robin_pair(claims, capacity, out);
   if (policy.guard <= 0) return divide_unguarded(policy, claims, capacity, out);
   divide_guarded(policy, claims, capacity, out);
 }
@@ -208,7 +257,7 @@ void each_unbounded_strict(const std::vector<Claim>& claims, double capacity, st
 
 void divide_each_unbounded(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity,
                            std::vector<double>& out) {
-  out.assign(claims.size(), 0.0);
+  zeroed(out, claims.size());
   if (claims.size() == 1) {
     out[0] = capacity;
     return;

@@ -115,7 +115,8 @@ void FidelityWatch::overtakes(int id, Watched& w) {
 // one that goes on is not cut in two.
 void FidelityWatch::examine(int id, Watched& w) {
   w.dirty = false;
-  std::vector<Cause> found;
+  std::vector<Cause>& found = found_;
+  found.clear();
   for (int e : w.flow.held)
     for (const bool request : {false, true}) {
       const std::vector<int>* path = request ? w.flow.request_path : w.flow.data_path;
@@ -142,21 +143,24 @@ void FidelityWatch::examine(int id, Watched& w) {
 // flows sharing a saturated link (some flow held there) with that one: it moves at another
 // rate than the fluid's, and so, in turn, do they (a knock-on).
 void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
-  std::set<uint32_t>& who = seen_[key].owners;
-  who.insert(owner);
+  Sighting& who = seen_[key];
+  who.concerns(owner);
   const auto it = flows_.find(about);
   if (it == flows_.end()) {
-    if (const auto ended = owner_of_ended_.find(about); ended != owner_of_ended_.end()) who.insert(ended->second);
+    if (const auto ended = owner_of_ended_.find(about); ended != owner_of_ended_.end()) who.concerns(ended->second);
     return;
   }
   const WatchFlow& f = it->second.flow;
-  who.insert(f.owner);
-  if (!expanded_.insert({key, about}).second) return;  // its knock-ons already, this look
+  who.concerns(f.owner);
+  const std::pair<Key, int> done{key, about};
+  const auto at = std::lower_bound(expanded_.begin(), expanded_.end(), done);
+  if (at != expanded_.end() && *at == done) return;  // its knock-ons already, this look
+  expanded_.insert(at, done);
   for (const std::vector<int>* path : {f.data_path, f.request_path})
     if (path)
       for (int e : *path)
         if (held_at(e))
-          for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) who.insert(flows_.at(c.id).flow.owner);
+          for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) who.concerns(flows_.at(c.id).flow.owner);
 }
 
 // Flow f is held back at egress path[at] (its data path, or a read's request path): its

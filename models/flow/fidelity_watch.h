@@ -28,6 +28,7 @@
 // it causes; a look re-examines only the flows whose holds changed and the held flows on
 // the links of a flow that started or ended. Plain C++.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -64,7 +65,13 @@ enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Tran
 
 struct Sighting {
   double first_ns = 0, total_ns = 0;
-  std::set<uint32_t> owners;  // the flows it concerned: held back, or held up behind
+  // The flows it concerned (held back, or held up behind), ascending: a sorted vector, as
+  // every look offers the same ones again and a search of contiguous ids is cheap.
+  std::vector<uint32_t> owners;
+  void concerns(uint32_t owner) {
+    const auto at = std::lower_bound(owners.begin(), owners.end(), owner);
+    if (at == owners.end() || *at != owner) owners.insert(at, owner);
+  }
 };
 
 class FidelityWatch {
@@ -120,7 +127,10 @@ class FidelityWatch {
   VcOf vc_of_;
   std::vector<std::vector<Crossing>> by_edge_;
   std::vector<int> held_count_;  // [edge] flows held there
-  std::set<std::pair<Key, int>> expanded_;  // (sighting, flow) whose knock-ons this look named
+  // (sighting, flow) whose knock-ons this look named, sorted (a look names tens; reused, so
+  // a look allocates nothing for it); the causes an examination finds (scratch).
+  std::vector<std::pair<Key, int>> expanded_;
+  std::vector<Cause> found_;
   std::unordered_map<int, Watched> flows_;
   std::vector<int> dirty_;
   std::map<Key, Sighting> seen_;

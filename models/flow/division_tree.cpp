@@ -205,6 +205,7 @@ void DivisionTrees::claims_of(const Node& n) {
 
 void DivisionTrees::divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share) {
   const int begin = tree_begin_[static_cast<std::size_t>(t)], end = tree_end_[static_cast<std::size_t>(t)];
+  if (nodes_[static_cast<std::size_t>(begin)].leaves == 1) return divide_chain(begin, end, capacity, demand, share);
   for (int id = begin; id < end; ++id) {
     Node& x = nodes_[static_cast<std::size_t>(id)];
     x.unbounded = -1;
@@ -226,6 +227,23 @@ void DivisionTrees::divide(int t, double capacity, const std::vector<double>& de
     const Node& x = nodes_[static_cast<std::size_t>(id)];
     if (x.leaf >= 0) share[static_cast<std::size_t>(x.leaf)] = x.capacity / (*leaves_)[static_cast<std::size_t>(x.leaf)].weight;
   }
+}
+
+// A tree of one leaf (a link one flow crosses): every division passes its one child all it
+// asks, up to the capacity, and so would it asking without bound: what the passes below
+// would set, without them (no division reads a cost here).
+void DivisionTrees::divide_chain(int begin, int end, double capacity, const std::vector<double>& demand,
+                                 std::vector<double>& share) {
+  const Node& leaf = nodes_[static_cast<std::size_t>(end - 1)];
+  const double weight = (*leaves_)[static_cast<std::size_t>(leaf.leaf)].weight;
+  const double asks = demand[static_cast<std::size_t>(leaf.leaf)] * weight, got = std::min(asks, capacity);
+  for (int id = begin; id < end; ++id) {
+    Node& x = nodes_[static_cast<std::size_t>(id)];
+    x.demand = asks;
+    x.capacity = id == begin ? capacity : got;
+    x.unbounded = capacity;
+  }
+  share[static_cast<std::size_t>(leaf.leaf)] = got / weight;
 }
 
 // Each division gives its children their parts of its capacity, from the root down.

@@ -73,6 +73,7 @@ class DivisionTrees {
   int vc_at(int edge, const Member& m) const;
   void claims_of(const Node& n);
   double mix(int begin, int end);
+  void divide_chain(int begin, int end, double capacity, const std::vector<double>& demand, std::vector<double>& share);
   void divide_down(int begin, int end);
 
   const std::vector<EdgeArbitration>& arb_;

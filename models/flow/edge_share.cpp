@@ -157,22 +157,22 @@ void divide_guarded(const SharePolicy& policy, const std::vector<Claim>& claims,
 
 namespace {
 
-// Round robin between two children, the commonest division (a link's two requesters): the
-// very operations water_fill() makes for them (weights 1: slopes are the costs), in its
-// order, without its scratch, so the shares are the same to the last bit.
-void round_robin_pair(const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
-  const double key0 = claims[0].demand / claims[0].cost, key1 = claims[1].demand / claims[1].cost;
-  const int first = key1 < key0 ? 1 : 0, second = 1 - first;
-  double rem = capacity, sk = claims[first].cost + claims[second].cost;
+// Two children of positive weight (a link's two requesters under round robin, a queue's two
+// credit classes): the very operations water_fill() makes for them, in its order, without
+// its scratch, so the shares are the same to the last bit.
+void weighted_pair(const SharePolicy& p, const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
+  const double slope[2] = {weight_of(p, claims[0].index) * claims[0].cost, weight_of(p, claims[1].index) * claims[1].cost};
+  const int first = claims[1].demand / slope[1] < claims[0].demand / slope[0] ? 1 : 0, second = 1 - first;
+  double rem = capacity, sk = slope[first] + slope[second];
   const auto fill_level = [&](std::initializer_list<int> who) {
     const double level = sk > 0 ? rem / sk : 0.0;
-    for (int i : who) out[i] = claims[i].cost * level;
+    for (int i : who) out[i] = slope[i] * level;
   };
-  if (claims[first].demand * sk > rem * claims[first].cost) return fill_level({first, second});
+  if (claims[first].demand * sk > rem * slope[first]) return fill_level({first, second});
   out[first] = claims[first].demand;
   rem = std::max(0.0, rem - claims[first].demand);
-  sk -= claims[first].cost;
-  if (claims[second].demand * sk > rem * claims[second].cost) return fill_level({second});
+  sk -= slope[first];
+  if (claims[second].demand * sk > rem * slope[second]) return fill_level({second});
   out[second] = claims[second].demand;
 }
 
@@ -184,8 +184,9 @@ void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double 
     out[0] = std::min(claims[0].demand, capacity);
     return;
   }
-  if (policy.guard <= 0 && policy.kind == ShareKind::RoundRobin && claims.size() == 2)
-    return round_robin_pair(claims, capacity, out);
+  if (policy.guard <= 0 && policy.kind != ShareKind::Strict && claims.size() == 2 &&
+      weight_of(policy, claims[0].index) > 0 && weight_of(policy, claims[1].index) > 0)
+    return weighted_pair(policy, claims, capacity, out);
   if (policy.guard <= 0) return divide_unguarded(policy, claims, capacity, out);
   divide_guarded(policy, claims, capacity, out);
 }

@@ -58,7 +58,7 @@ void FidelityWatch::index(int id, const WatchFlow& f, bool add) {
     for (std::size_t p = 0; p < path->size(); ++p) {
       std::vector<Crossing>& on = by_edge_[static_cast<std::size_t>((*path)[p])];
       if (add) {
-        on.push_back({id, static_cast<int>(p), request});
+        on.push_back({id, static_cast<int>(p), request, f.owner});
       } else {
         on.erase(std::find_if(on.begin(), on.end(),
                               [&](const Crossing& c) { return c.id == id && c.request == request && c.pos == static_cast<int>(p); }));
@@ -160,7 +160,7 @@ void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
     if (path)
       for (int e : *path)
         if (held_at(e))
-          for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) who.concerns(flows_.at(c.id).flow.owner);
+          for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) who.concerns(c.owner);
 }
 
 // Flow f is held back at egress path[at] (its data path, or a read's request path): its

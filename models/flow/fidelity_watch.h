@@ -96,8 +96,9 @@ class FidelityWatch {
   // A sighting a flow causes, and the flow it concerns besides the one causing it (by id).
   using Cause = std::pair<Key, int>;
   struct Crossing {
-    int id, pos;   // flow `id` crosses the edge at position pos of its path
-    bool request;  // of its request path (else its data path)
+    int id, pos;     // flow `id` crosses the edge at position pos of its path
+    bool request;    // of its request path (else its data path)
+    uint32_t owner;  // the flow's owner (a knock-on names it without finding the flow)
   };
   struct Watched {
     WatchFlow flow;

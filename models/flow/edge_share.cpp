@@ -39,11 +39,7 @@ double water_fill(const SharePolicy& p, const std::vector<Claim>& claims, std::v
     slope[i] = weight_of(p, claims[i].index) * claims[i].cost;
     key[i] = claims[i].demand / slope[i];
   }
-  if (who.size() == 2) {  // (two weighted children with fallback ones beside: std::sort's insertion step)
-    if (key[who[1]] < key[who[0]]) std::swap(who[0], who[1]);
-  } else {
-    std::sort(who.begin(), who.end(), [&](int a, int b) { return key[a] < key[b]; });
-  }
+  std::sort(who.begin(), who.end(), [&](int a, int b) { return key[a] < key[b]; });
   double rem = capacity, sk = 0;
   for (int i : who) sk += slope[i];
   std::size_t k = 0;

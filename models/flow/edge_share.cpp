@@ -155,7 +155,9 @@ namespace {
 
 // Two children of positive weight (a link's two requesters under round robin, a queue's two
 // credit classes): the very operations water_fill() makes for them, in its order, without
-// its scratch, so the shares are the same to the last bit.
+// its scratch, so the shares are the same to the last bit. Why a copy rather than a cheaper
+// water_fill(): one on stack scratch with an inline insertion sort, measured on the 16-GPU
+// forest (callgrind), cost 404 K instructions per event against 374 K with this path.
 void weighted_pair(const SharePolicy& p, const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
   const double slope[2] = {weight_of(p, claims[0].index) * claims[0].cost, weight_of(p, claims[1].index) * claims[1].cost};
   const int first = claims[1].demand / slope[1] < claims[0].demand / slope[0] ? 1 : 0, second = 1 - first;

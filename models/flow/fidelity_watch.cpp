@@ -12,9 +12,10 @@ void FidelityWatch::add(int id, const WatchFlow& f) {
   touch_held_on(f, id);
 }
 
-void FidelityWatch::remove(int id) {
+void FidelityWatch::remove(int id, double now_ns) {
   const auto it = flows_.find(id);
   if (it == flows_.end()) return;
+  now_ = now_ns;  // (flows ending together: no look between them sets it)
   const std::vector<int>& path = *it->second.flow.data_path;
   for (std::size_t k = 1; k < path.size(); ++k)  // held beyond a link it was not held at: queued
     if (held_on(it->second.flow, path[k]) && !held_on(it->second.flow, path[k - 1])) {

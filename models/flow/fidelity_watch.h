@@ -84,7 +84,7 @@ class FidelityWatch {
   // A flow starts (`id` unique among running flows), ends, or where it is held changes.
   // What follows is seen at the next look().
   void add(int id, const WatchFlow& f);
-  void remove(int id);
+  void remove(int id, double now_ns);  // what it alone caused ends at now_ns
   void set_held(int id, const std::vector<int>& edges);
   void remap();  // TC/VC maps changed: every flow is examined again
   // The conditions as they hold from `now_ns` on (those seen before held until now).

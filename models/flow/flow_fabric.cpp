@@ -120,7 +120,7 @@ void FlowFabric::wake() {
   guard_progress(wake_guard_, *this);
   const std::vector<int> done = sched_.advance(now_ns());
   for (std::size_t k = 0; k < done.size(); ++k) {
-    if (watching_) watch_.remove(done[k]);
+    if (watching_) watch_.remove(done[k], now_ns());
     auto it = moving_.find(done[k]);
     Moving m = std::move(it->second);
     moving_.erase(it);

@@ -120,6 +120,7 @@ class ArbitratedSolver::Impl {
     next_bound_.assign(m, 0.0);
     dirty_.assign(edges_.size(), 1);
     queued_.assign(n, kUnbounded);
+    queued_at_.assign(n, -1);
     probe_demand_.assign(m, 0.0);
     probe_share_.assign(m, 0.0);
     queue_share_.assign(m, 0.0);
@@ -221,6 +222,7 @@ class ArbitratedSolver::Impl {
     backs_.clear();
     for (std::size_t f = 0; f < flows_->size(); ++f) find_backups(static_cast<int>(f));
     next_queued_.assign(flows_->size(), kUnbounded);
+    next_queued_at_.assign(flows_->size(), -1);
     std::sort(backs_.begin(), backs_.end(), [](const Back& a, const Back& b) {
       return std::tie(a.edge, a.vc, a.cls, a.entry) < std::tie(b.edge, b.vc, b.cls, b.entry);
     });
@@ -236,6 +238,7 @@ class ArbitratedSolver::Impl {
     for (std::size_t f = 0; f < flows_->size(); ++f) {
       change = std::max(change, relative_change(queued_[f], next_queued_[f]));
       queued_[f] = next_queued_[f];
+      queued_at_[f] = next_queued_at_[f];
     }
     return change;
   }
@@ -310,8 +313,10 @@ class ArbitratedSolver::Impl {
     };
     for (int i = b; i < e; ++i)
       if (probe_demand_[i] > 0 && queue_share_[i] < probe_demand_[i] * (1 - kSettled) && !with_held(i)) {
-        double& q = next_queued_[entries_[i].flow];
-        q = std::min(q, queue_share_[i]);
+        if (queue_share_[i] < next_queued_[entries_[i].flow]) {
+          next_queued_[entries_[i].flow] = queue_share_[i];
+          next_queued_at_[entries_[i].flow] = edges_[le];
+        }
       }
   }
 
@@ -393,7 +398,11 @@ class ArbitratedSolver::Impl {
         if (const int i = hop_entry_[k]; i >= 0) r = std::min(r, share_[i]);
       result_.rate[f] = r;
       result_.held_start[f] = static_cast<int>(result_.held.size());
-      if (r >= std::min(flow(f).cap, queued_[f]) * (1 - kSatisfied)) continue;
+      if (queued_[f] < flow(f).cap && r >= queued_[f] * (1 - kSatisfied)) {  // a queue holds it: there
+        result_.held.push_back(queued_at_[f]);
+        continue;
+      }
+      if (r >= flow(f).cap * (1 - kSatisfied)) continue;
       for (int k = from; k < to; ++k)  // (a flow with one entry is held there: its bound is its share)
         if (const int i = hop_entry_[k]; i >= 0 && bound_[i] <= r * (1 + kSatisfied))
           result_.held.push_back(flow(f).path[k - from].edge);
@@ -436,6 +445,7 @@ class ArbitratedSolver::Impl {
   std::vector<char> dirty_;                  // [local edge] divides this round
   std::vector<Back> backs_;                   // this round's queues that back up
   std::vector<double> queued_, next_queued_;  // [flow] the bound of the queues it waits in
+  std::vector<int> queued_at_, next_queued_at_;  // [flow] the (global) edge into the queue that binds, -1
   std::vector<double> probe_demand_, probe_share_, queue_share_, class_demand_;  // [entry] bound_queue()'s
   SharePolicy class_policy_;  // a queue's division among credit classes
   std::vector<Claim> class_claims_;

@@ -39,11 +39,13 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
 std::string effect(flow::Unrepresented what) {
   switch (what) {
     case flow::Unrepresented::HeadOfLine:
-      return "head-of-line blocking not modelled: flows arriving on the same port and VC for another egress wait "
-             "behind its TLPs in the packet model";
+      return "head-of-line blocking modelled in its steady state only: flows arriving on the same port and VC for "
+             "another egress wait behind its TLPs, sharing what the queue drains (docs/architecture.md, \"Queues that back up\"); while the "
+             "queue fills and empties the packet model differs";
     case flow::Unrepresented::Backpressure:
-      return "backpressure not modelled: its queued TLPs take the link's credits and the other flows on the link "
-             "and VC wait for the ones it frees in the packet model";
+      return "backpressure modelled in its steady state only: its queued TLPs take the link's credits and the "
+             "other flows on the link and VC wait for the ones it frees, sharing what the queue drains "
+             "(docs/architecture.md, \"Queues that back up\"); while the queue fills and empties the packet model differs";
     case flow::Unrepresented::SharedQueue:
       return "queue order not modelled: its flows leave in the order they queued, not as the egress's VC arbiter "
              "divides them, in the packet model";

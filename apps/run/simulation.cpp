@@ -23,8 +23,8 @@ sc_core::sc_time ns_time(double ns) { return sc_core::sc_time::from_value(static
 void warn_fidelity_notes(const System& sys) {
   const auto& notes = sys.fabric().fidelity_notes();
   if (notes.empty()) return;
-  log()->warn("the flow-level mode cannot represent {} thing(s) this run asked or did; its results leave them out "
-              "(results.json fidelity_notes). First: {}: {} ({})",
+  log()->warn("the flow-level mode cannot represent {} thing(s) this run asked or did, or only in their steady "
+              "state; its results leave out the rest (results.json fidelity_notes). First: {}: {} ({})",
               notes.size(), notes.front().where, notes.front().setting, notes.front().effect);
 }
 

@@ -28,7 +28,8 @@ struct ArbitratedRates {
   std::vector<double> rate;  // per flow, payload bytes per ns (kUnbounded: nothing bounds it)
   // Per flow, the edges that hold it to its rate, in path order: where it would get no more
   // than its rate however much it asked (the max-min bottleneck condition; ties give
-  // several); none when its cap limits it, or nothing does. Flow f's are
+  // several); where a queue that backs up holds it (arbitrated_rates.cpp), the link into
+  // that queue alone; none when its cap limits it, or nothing does. Flow f's are
   // held[held_start[f], held_start[f + 1]).
   std::vector<int> held_start, held;
   int rounds = 0;         // Jacobi rounds (each over the edges whose inputs changed)

@@ -41,6 +41,9 @@ struct EdgeArbitration {
   // TLPs of each credit class (posted, non-posted, completion) its receiver's queue of one
   // VC holds at most: the credits it advertises, in TLPs (infinite: unbounded).
   std::array<double, 3> buffered{kNoLimit, kNoLimit, kNoLimit};
+  // Its receiver queues one FIFO per VC for all its egresses (no virtual output queues): a
+  // TLP waiting for one egress holds up those behind it for others (arbitrated_rates.h).
+  bool fifo_ingress = false;
   static constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 };
 

@@ -210,6 +210,29 @@ bool Scheduler::can_bind(int edge) const {
   return most >= capacity_[static_cast<std::size_t>(edge)] * (1 - 1e-9);
 }
 
+// Whether a queue can back up at `edge`'s receiver with another flow waiting in it
+// (arbitrated_rates.cpp, "Queues that back up"): its receiver's queue is bounded (finite
+// credits) or shared by every egress (a FIFO), two flows cross it, and one of them crosses
+// an edge further on that can bind (it may be held back there). Such an edge enters the
+// computation though its capacity alone never binds.
+bool Scheduler::queues(int edge) const {
+  const std::vector<int>& on = on_edge_[static_cast<std::size_t>(edge)];
+  if (arbitration_.empty() || on.size() < 2) return false;
+  const EdgeArbitration& a = arbitration_[static_cast<std::size_t>(edge)];
+  if (!a.fifo_ingress && std::all_of(a.buffered.begin(), a.buffered.end(),
+                                     [](double n) { return n == EdgeArbitration::kNoLimit; }))
+    return false;
+  for (int slot : on) {
+    bool after = false;
+    for (const Hop& h : slots_[static_cast<std::size_t>(slot)].spec.path) {
+      if (after && (h.starts || h.edge == edge)) break;  // its path ends (a read's requests start)
+      if (after && can_bind(h.edge)) return true;
+      after = after || h.edge == edge;
+    }
+  }
+  return false;
+}
+
 // The running flows on the pending edges and those that share an edge that can bind with
 // them, directly or through others: the only ones whose rates a change there can move (each
 // component's rates depend on its own flows and binding edges alone). Slots, in id order.
@@ -247,7 +270,7 @@ bool Scheduler::binds(int edge) const {
   const std::size_t e = static_cast<std::size_t>(edge);
   if (binds_epoch_[e] != epoch_) {
     binds_epoch_[e] = epoch_;
-    binds_[e] = can_bind(edge) ? 1 : 0;
+    binds_[e] = can_bind(edge) || queues(edge) ? 1 : 0;
   }
   return binds_[e] != 0;
 }

@@ -106,6 +106,7 @@ class Scheduler {
   void keyed(int slot) const;
   std::vector<int> component() const;
   bool can_bind(int edge) const;
+  bool queues(int edge) const;
   bool binds(int edge) const;
   void retire(int slot);
 

@@ -93,6 +93,7 @@ std::vector<flow::EdgeArbitration> flow_arbitration(const Scenario& s, const std
     a.port = share_policy(d.egress.port_arbiter);
     a.tc_to_vc = d.egress.tc_to_vc;
     a.buffered = buffered_tlps(d.egress.credits, s.platform());
+    a.fifo_ingress = !d.ingress.voq;
     out.push_back(std::move(a));
   }
   return out;

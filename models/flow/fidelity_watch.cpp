@@ -153,10 +153,7 @@ void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   }
   const WatchFlow& f = it->second.flow;
   who.concerns(f.owner);
-  const std::pair<Key, int> done{key, about};
-  const auto at = std::lower_bound(expanded_.begin(), expanded_.end(), done);
-  if (at != expanded_.end() && *at == done) return;  // its knock-ons already, this look
-  expanded_.insert(at, done);
+  if (!insert_sorted(expanded_, std::pair<Key, int>{key, about})) return;  // its knock-ons already, this look
   for (const std::vector<int>* path : {f.data_path, f.request_path})
     if (path)
       for (int e : *path)
@@ -211,12 +208,15 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
 
 // A read's tag window arrives as a burst at its start: on each link of its data path up to
 // where it is held, a saturated link (some flow held there) shared with a flow of under 33
-// windows' bytes gives that flow 3 % or more less service for a while than the fluid's share.
+// windows' bytes gives that flow 3 % or more less service for a while than the fluid's share;
+// a read of under 33 windows itself gains as much (up to a window ahead of its share: 3 % or
+// more of its bytes), and every sharer there gives it up.
 void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) const {
+  const bool small = f.bytes * 0.03 <= f.window;
   for (int e : *f.data_path) {
     if (held_at(e)) {
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-        if (c.id != id && flows_.at(c.id).flow.bytes * 0.03 <= f.window)
+        if (c.id != id && (small || flows_.at(c.id).flow.bytes * 0.03 <= f.window))
           out.push_back({{Unrepresented::Transient, e, e}, c.id});
     }
     if (std::find(f.held.begin(), f.held.end(), e) != f.held.end()) return;

@@ -63,15 +63,21 @@ struct WatchFlow {
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail };
 
+// Inserts v into the ascending vector `into` unless it holds it already; whether it did.
+template <class T>
+bool insert_sorted(std::vector<T>& into, const T& v) {
+  const auto at = std::lower_bound(into.begin(), into.end(), v);
+  if (at != into.end() && *at == v) return false;
+  into.insert(at, v);
+  return true;
+}
+
 struct Sighting {
   double first_ns = 0, total_ns = 0;
   // The flows it concerned (held back, or held up behind), ascending: a sorted vector, as
   // every look offers the same ones again and a search of contiguous ids is cheap.
   std::vector<uint32_t> owners;
-  void concerns(uint32_t owner) {
-    const auto at = std::lower_bound(owners.begin(), owners.end(), owner);
-    if (at == owners.end() || *at != owner) owners.insert(at, owner);
-  }
+  void concerns(uint32_t owner) { insert_sorted(owners, owner); }
 };
 
 class FidelityWatch {

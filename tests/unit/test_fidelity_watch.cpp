@@ -1,0 +1,71 @@
+// The fidelity watch's bookkeeping of when a sighting holds (models/flow/fidelity_watch.h),
+// on a hand-built case: rc -> sw (edge 0, FIFO ingress at sw), sw -> gpu0 (1), sw -> gpu1 (2).
+// Flow 1 runs over 0 and 1 and is held back at 1: its TLPs queue in sw's FIFO behind edge 0,
+// where flow 2 (over 0 and 2, leaving by the other egress) waits behind them: head-of-line
+// blocking, keyed (HeadOfLine, 0, 1), for as long as both run.
+#include <gtest/gtest.h>
+#include <vector>
+#include "models/flow/fidelity_watch.h"
+
+namespace arbsim::flow {
+namespace {
+
+class WatchTest : public ::testing::Test {
+ protected:
+  std::vector<int> to_gpu0{0, 1}, to_gpu1{0, 2};
+  FidelityWatch watch{{WatchEdge{true}, WatchEdge{}, WatchEdge{}}, [](int, int) { return 0; }};
+  const FidelityWatch::Key hol{Unrepresented::HeadOfLine, 0, 1};
+
+  void start_both(double at_ns) {
+    WatchFlow held;
+    held.data_path = &to_gpu0;
+    held.held = {1};
+    held.owner = 1;
+    WatchFlow behind;
+    behind.data_path = &to_gpu1;
+    behind.owner = 2;
+    watch.add(1, held);
+    watch.add(2, behind);
+    watch.look(at_ns);
+  }
+  const Sighting& hol_sighting() const {
+    const auto it = watch.sightings().find(hol);
+    EXPECT_NE(it, watch.sightings().end());
+    return it->second;
+  }
+};
+
+// Both end at one instant, with no look between the two ends: the sighting held from 100
+// to 350 ns (it was measured to the last look, 100 ns, giving 0).
+TEST_F(WatchTest, FlowsEndingTogetherCountTheirWholeRun) {
+  start_both(100);
+  watch.remove(1, 350);
+  watch.remove(2, 350);
+  watch.look(350);
+  watch.finish(1000);
+  const Sighting& s = hol_sighting();
+  EXPECT_DOUBLE_EQ(s.first_ns, 100);
+  EXPECT_DOUBLE_EQ(s.total_ns, 250);
+  EXPECT_EQ(s.owners, (std::vector<uint32_t>{1, 2}));
+}
+
+// The held flow ends first: the blocking ends with it, not with the run.
+TEST_F(WatchTest, BlockingEndsWithTheHeldFlow) {
+  start_both(0);
+  watch.remove(1, 40);
+  watch.look(40);
+  watch.remove(2, 90);
+  watch.look(90);
+  watch.finish(1000);
+  EXPECT_DOUBLE_EQ(hol_sighting().total_ns, 40);
+}
+
+// Still running when the run ends: counted to the end.
+TEST_F(WatchTest, ARunningSightingCountsToTheRunsEnd) {
+  start_both(10);
+  watch.finish(510);
+  EXPECT_DOUBLE_EQ(hol_sighting().total_ns, 500);
+}
+
+}  // namespace
+}  // namespace arbsim::flow

@@ -19,7 +19,8 @@
 //   another VC there, overtakes them, and the first copy ends later than the fluid's;
 // - a transient: a read's tag window of completions arrives in a burst at its start, up to
 //   tags x MRRS bytes ahead of the fluid's share on each link it shares (a sharer of under
-//   33 windows' bytes sees it: 3 % or more of its time).
+//   33 windows' bytes sees it: 3 % or more of its time; a read of under 33 windows gains
+//   as much).
 //
 // Each sighting is keyed by (what, the link the queue builds behind, the egress that holds
 // the flow back) and keeps when it was first seen and for how long it held in all.

@@ -115,7 +115,7 @@ def domain_decomposition(r):
 # 25 ms, each a batch app: the H2D batch (copy + scan) and the D2H batch (report); their
 # execution times are the predicted batch latencies (predictBatchLatency), and
 # `pcie-arbsim predict` checks them with the non-preemptive EDF test of Jeffay et al. [4]
-# (models/host/batch/edf_test.h). Deadlines are the 25 ms periods, so every report lands
+# (models/batch/edf_test.h). Deadlines are the 25 ms periods, so every report lands
 # within two periods (50 ms), inside the 60 ms requirement. Bandwidth allocation reserves
 # for the eight transfers of both tasks.
 WAFER_SPLIT = [0.4, 0.1, 0.1, 0.4]
@@ -218,7 +218,7 @@ def report_lines(dd_rows, wafer_rows):
               "Every 25 ms an image in cpu0's memory is split 40/10/10/40 % over GPUs 0-3 and a report of the same",
               "size returns to it. Two periodic tasks of period 25 ms, each a batch app (the H2D batch, the D2H",
               "batch), with their predicted batch latencies (predictBatchLatency) as execution times, checked by",
-              "`pcie-arbsim predict` with the non-preemptive EDF test of Jeffay et al. (models/host/batch/edf_test.h;",
+              "`pcie-arbsim predict` with the non-preemptive EDF test of Jeffay et al. (models/batch/edf_test.h;",
               "with equal periods it comes down to utilisation <= 1). Deadlines are the periods, so every report",
               "lands within 50 ms < 60 ms. The largest image is found by bisection. The rows marked *used* are",
               "checked; the others show how much two readings of the paper move the figures.", "",

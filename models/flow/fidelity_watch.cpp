@@ -16,13 +16,11 @@ void FidelityWatch::remove(int id, double now_ns) {
   const auto it = flows_.find(id);
   if (it == flows_.end()) return;
   now_ = now_ns;  // (flows ending together: no look between them sets it)
-  const std::vector<int>& path = *it->second.flow.data_path;
-  for (std::size_t k = 1; k < path.size(); ++k)  // held beyond a link it was not held at: queued
-    if (held_on(it->second.flow, path[k]) && !held_on(it->second.flow, path[k - 1])) {
-      tails_.push_back({id, it->second.flow.tc, it->second.flow.held, path});
-      owner_of_ended_[id] = it->second.flow.owner;
-      break;
-    }
+  const WatchFlow& ended = it->second.flow;
+  if (queues_beyond(ended) || it->second.backlog) {  // its last TLPs still queue on the way
+    tails_.push_back({id, ended.tc, ended.held, *ended.data_path});
+    owner_of_ended_[id] = ended.owner;
+  }
   for (const Key& k : it->second.causes) count(k, -1);
   count_held(it->second.flow.held, -1);
   const WatchFlow f = it->second.flow;
@@ -37,6 +35,7 @@ void FidelityWatch::set_held(int id, const std::vector<int>& edges) {
   count_held(w.flow.held, -1);
   w.flow.held = edges;
   count_held(w.flow.held, +1);
+  w.backlog = queues_beyond(w.flow) || (w.backlog && tied(w.flow));
   mark(id);
 }
 
@@ -221,6 +220,23 @@ void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) c
     }
     if (std::find(f.held.begin(), f.held.end(), e) != f.held.end()) return;
   }
+}
+
+// Held beyond a link of its data path it is not held at: its TLPs queue before that link.
+bool FidelityWatch::queues_beyond(const WatchFlow& f) {
+  const std::vector<int>& path = *f.data_path;
+  for (std::size_t k = 1; k < path.size(); ++k)
+    if (held_on(f, path[k]) && !held_on(f, path[k - 1])) return true;
+  return false;
+}
+
+// Held at two links in a row (a tie): what queued between them drains no faster than it
+// arrives, so it stays.
+bool FidelityWatch::tied(const WatchFlow& f) {
+  const std::vector<int>& path = *f.data_path;
+  for (std::size_t k = 1; k < path.size(); ++k)
+    if (held_on(f, path[k]) && held_on(f, path[k - 1])) return true;
+  return false;
 }
 
 bool FidelityWatch::held_on(const WatchFlow& f, int edge) {

@@ -16,7 +16,10 @@
 //   different VCs leave in the queue's order, not as that egress's VC arbiter divides;
 // - an overtaken tail: a copy held beyond its first link ends in the fluid when its data has
 //   left its engine, but its last TLPs still queue on the way; its engine's next copy, in
-//   another VC there, overtakes them, and the first copy ends later than the fluid's;
+//   another VC there, overtakes them, and the first copy ends later than the fluid's. Also a
+//   copy held so once (stopped by priorities further on, say) and held at two links in a row
+//   since: what queued between them never drains (survey seed 30092 t0: 114 us late, the
+//   same at 4x the size; without its engine's next copy, or not stopped, within 0.7 %);
 // - a transient: a read's tag window of completions arrives in a burst at its start, up to
 //   tags x MRRS bytes ahead of the fluid's share on each link it shares (a sharer of under
 //   33 windows' bytes sees it: 3 % or more of its time; a read of under 33 windows gains
@@ -112,6 +115,9 @@ class FidelityWatch {
     std::vector<Key> causes;  // the sightings it makes now
     bool dirty = false;
     std::vector<Cause> tails;  // (a successor) the held copies whose queued TLPs it overtakes
+    // Its TLPs queue on the way: held beyond a link it is not held at, or held so once and
+    // tied since (what queued between two links at one rate stays: an overtaken tail).
+    bool backlog = false;
   };
   // A copy that ended held beyond its first link: its last TLPs still queue on the way.
   struct Tail {
@@ -128,6 +134,8 @@ class FidelityWatch {
   void concern(const Key& key, int about, uint32_t owner);
   bool held_at(int edge) const;
   static bool held_on(const WatchFlow& f, int edge);
+  static bool queues_beyond(const WatchFlow& f);
+  static bool tied(const WatchFlow& f);
   void count_held(const std::vector<int>& edges, int delta);
   void count(const Key& k, int delta);
 

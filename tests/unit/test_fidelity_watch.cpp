@@ -4,6 +4,7 @@
 // where flow 2 (over 0 and 2, leaving by the other egress) waits behind them: head-of-line
 // blocking, keyed (HeadOfLine, 0, 1), for as long as both run.
 #include <gtest/gtest.h>
+#include <optional>
 #include <vector>
 #include "models/flow/fidelity_watch.h"
 
@@ -65,6 +66,62 @@ TEST_F(WatchTest, ARunningSightingCountsToTheRunsEnd) {
   start_both(10);
   watch.finish(510);
   EXPECT_DOUBLE_EQ(hol_sighting().total_ns, 500);
+}
+
+// An overtaken tail (fidelity_watch.h): copy 1 (TC0, over 0 and 1) ends, and its engine's
+// next copy 3 (TC1: another VC, as each TC has its own here) starts over 0 and 2. `holds`:
+// where copy 1 is held, in turn, before it ends at 300 ns. Returns the tail's sighting
+// (OvertakenTail, 0, 1), if any.
+std::optional<Sighting> tail_after(const std::vector<std::vector<int>>& holds) {
+  const std::vector<int> first{0, 1}, next{0, 2};
+  FidelityWatch watch({WatchEdge{true}, WatchEdge{}, WatchEdge{}}, [](int, int tc) { return tc; });
+  WatchFlow a;
+  a.data_path = &first;
+  a.owner = 1;
+  watch.add(1, a);
+  double t = 0;
+  for (const std::vector<int>& held : holds) {
+    watch.set_held(1, held);
+    watch.look(t);
+    t += 100;
+  }
+  watch.remove(1, 300);
+  WatchFlow b;
+  b.data_path = &next;
+  b.tc = 1;
+  b.owner = 3;
+  watch.add(3, b);
+  watch.look(300);
+  watch.remove(3, 400);
+  watch.look(400);
+  watch.finish(500);
+  const auto it = watch.sightings().find({Unrepresented::OvertakenTail, 0, 1});
+  if (it == watch.sightings().end()) return std::nullopt;
+  return it->second;
+}
+
+// Held beyond its first link when it ends: its last TLPs queue before link 1, and copy 3
+// overtakes them for as long as it runs (300 to 400 ns).
+TEST(WatchTail, HeldBeyondItsFirstLinkLeavesATail) {
+  const std::optional<Sighting> s = tail_after({{1}});
+  ASSERT_TRUE(s);
+  EXPECT_DOUBLE_EQ(s->total_ns, 100);
+  EXPECT_EQ(s->owners, (std::vector<uint32_t>{1, 3}));
+}
+
+// Held beyond its first link once (stopped there), then at both links in a row (a tie):
+// what queued before link 1 never drains, and is overtaken the same.
+TEST(WatchTail, AQueueKeptByATieIsATail) {
+  const std::optional<Sighting> s = tail_after({{1}, {0, 1}});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->owners, (std::vector<uint32_t>{1, 3}));
+}
+
+// Tied from the start (nothing ever queued), or held at its first link alone after the
+// stop (link 1 then takes what arrives and more: the queue drains): no tail.
+TEST(WatchTail, NoQueueNoTail) {
+  EXPECT_FALSE(tail_after({{0, 1}}));
+  EXPECT_FALSE(tail_after({{1}, {0}, {0, 1}}));
 }
 
 }  // namespace

@@ -119,7 +119,7 @@ class FidelityWatch {
     // tied since (what queued between two links at one rate stays: an overtaken tail).
     bool backlog = false;
   };
-  // A copy that ended held beyond its first link: its last TLPs still queue on the way.
+  // A copy that ended with a backlog (Watched::backlog): its last TLPs still queue on the way.
   struct Tail {
     int id, tc;
     std::vector<int> held, path;  // where it was held; its data path (copied: the flow's dies with it)

@@ -368,7 +368,7 @@ class ArbitratedSolver::Impl {
     class_claims_.clear();
     for (std::size_t k = 0; k < 3; ++k)
       if (count[k] > 0) {
-        class_policy_.weights[k] = std::min({held[k], a.buffered[k], 1e12});
+        class_policy_.weights[k] = a.class_weight(k, held[k]);
         class_claims_.push_back({static_cast<int>(k), wire[k], cost[k] / count[k]});
       }
     divide(class_policy_, class_claims_, c, class_cap_);

@@ -155,7 +155,7 @@ int DivisionTrees::queue(int edge, int begin, int end, int index, int parent) {
   std::array<double, 3> held{};
   for (int i = begin; i < end; ++i) held[static_cast<std::size_t>(cls(i))] += hop_of(members_[static_cast<std::size_t>(i)]).window;
   policies_.push_back(SharePolicy{ShareKind::Weighted, std::vector<double>(3, 0.0), 0});
-  for (std::size_t c = 0; c < 3; ++c) policies_.back().weights[c] = std::min({held[c], a.buffered[c], 1e12});
+  for (std::size_t c = 0; c < 3; ++c) policies_.back().weights[c] = a.class_weight(c, held[c]);
   const int n = parent_node(&policies_.back(), index, parent, runs(begin, end, cls));
   for (int c = 0, i = begin; i < end; ++c) {
     const int j = run_end(i, end, cls);

@@ -18,6 +18,7 @@
 // bytes of one of its turns (a TLP: docs/link-model.md), so a turn is demand / cost. Plain
 // C++, no SystemC.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -45,6 +46,11 @@ struct EdgeArbitration {
   // TLP waiting for one egress holds up those behind it for others (arbitrated_rates.h).
   bool fifo_ingress = false;
   static constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+  // A backed-up receiver queue holding several credit classes gives each class turns in
+  // proportion to the TLPs of it it holds at most: its credits for the class, or what the
+  // flows can have in flight (`in_flight` TLPs: a read's tag window) where fewer
+  // (division_tree.cpp, queue(); arbitrated_rates.cpp, divide_queue()). Finite, as a weight.
+  double class_weight(std::size_t cls, double in_flight) const { return std::min({in_flight, buffered[cls], 1e12}); }
 };
 
 // One child of a level: its index (VC number, slot number: strict priority and weights go

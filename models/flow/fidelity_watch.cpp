@@ -4,7 +4,7 @@
 namespace arbsim::flow {
 
 void FidelityWatch::add(int id, const WatchFlow& f) {
-  flows_[id] = Watched{f, {}, false, {}};
+  flows_[id] = Watched{f, {}, false, {}, queues_beyond(f)};
   count_held(f.held, +1);
   overtakes(id, flows_[id]);
   index(id, f, true);
@@ -17,7 +17,7 @@ void FidelityWatch::remove(int id, double now_ns) {
   if (it == flows_.end()) return;
   now_ = now_ns;  // (flows ending together: no look between them sets it)
   const WatchFlow& ended = it->second.flow;
-  if (queues_beyond(ended) || it->second.backlog) {  // its last TLPs still queue on the way
+  if (it->second.backlog) {  // its last TLPs still queue on the way
     tails_.push_back({id, ended.tc, ended.held, *ended.data_path});
     owner_of_ended_[id] = ended.owner;
   }

@@ -12,6 +12,16 @@ SmScheduler::SmScheduler(const SmParams& p) : p_(p) {
   if (!(p.block_slowdown >= 0)) throw std::invalid_argument("SmScheduler: block_slowdown must be >= 0");
   free_ = p.sms * p.blocks_per_sm;
   on_sm_.resize(static_cast<std::size_t>(p.sms));
+  const std::size_t words = (static_cast<std::size_t>(p.sms) + 63) / 64;
+  with_load_.assign(static_cast<std::size_t>(p.blocks_per_sm), std::vector<uint64_t>(words, 0));
+  for (int sm = 0; sm < p.sms; ++sm) with_load_[0][static_cast<std::size_t>(sm) / 64] |= uint64_t{1} << (sm % 64);
+}
+
+void SmScheduler::moved_load(int sm, std::size_t from, std::size_t to) {
+  const std::size_t w = static_cast<std::size_t>(sm) / 64;
+  const uint64_t bit = uint64_t{1} << (sm % 64);
+  if (from < with_load_.size()) with_load_[from][w] &= ~bit;
+  if (to < with_load_.size()) with_load_[to][w] |= bit;
 }
 
 void SmScheduler::set_share(int owner, double share) {
@@ -42,7 +52,7 @@ int SmScheduler::submit(uint64_t now_ps, const KernelShape& k) {
 void SmScheduler::dispatch(uint64_t now_ps) {
   for (auto it = queue_.begin(); it != queue_.end() && free_ > 0;) {
     Kernel& k = kernels_.at(*it);
-    if (resident_.count(*it) == 0 && resident_kernels() >= p_.max_concurrent_kernels) {
+    if (k.resident == 0 && resident_kernels_ >= p_.max_concurrent_kernels) {
       ++it;
       continue;
     }
@@ -52,20 +62,28 @@ void SmScheduler::dispatch(uint64_t now_ps) {
 }
 
 // The least-loaded SM with room that the owner may use: one it already occupies, or any
-// while it occupies fewer than its cap.
+// while it occupies fewer than its cap; ties to the lowest index.
 int SmScheduler::pick_sm(int owner) const {
-  const auto mine = owner_sms_.find(owner);
-  const bool spread = mine == owner_sms_.end() || static_cast<int>(mine->second.size()) < owner_cap(owner);
+  const auto mine = owners_.find(owner);
+  if (mine == owners_.end() || mine->second.sms_held < owner_cap(owner)) return least_loaded();
   int best = -1;
   std::size_t best_load = 0;
   for (int sm = 0; sm < p_.sms; ++sm) {
     const std::size_t load = on_sm_[static_cast<std::size_t>(sm)].size();
-    if (load >= static_cast<std::size_t>(p_.blocks_per_sm) || (best >= 0 && load >= best_load)) continue;
-    if (!spread && mine->second.count(sm) == 0) continue;
+    if (mine->second.on_sm[static_cast<std::size_t>(sm)] == 0 || load >= static_cast<std::size_t>(p_.blocks_per_sm) ||
+        (best >= 0 && load >= best_load))
+      continue;
     best = sm;
     best_load = load;
   }
   return best;
+}
+
+int SmScheduler::least_loaded() const {
+  for (const std::vector<uint64_t>& level : with_load_)
+    for (std::size_t w = 0; w < level.size(); ++w)
+      if (level[w] != 0) return static_cast<int>(w * 64) + __builtin_ctzll(level[w]);
+  return -1;
 }
 
 double SmScheduler::speed(int sm) const {
@@ -73,79 +91,115 @@ double SmScheduler::speed(int sm) const {
   return k <= 1 ? 1.0 : 1.0 / (1.0 + p_.block_slowdown * static_cast<double>(k - 1));
 }
 
+SmScheduler::Owner& SmScheduler::owner(int id) {
+  Owner& o = owners_[id];
+  if (o.on_sm.empty()) o.on_sm.assign(static_cast<std::size_t>(p_.sms), 0);
+  return o;
+}
+
 bool SmScheduler::place(uint64_t now_ps, int kernel) {
-  const KernelShape& shape = kernels_.at(kernel).shape;
-  const int sm = pick_sm(shape.owner);
+  Kernel& k = kernels_.at(kernel);
+  const int sm = pick_sm(k.shape.owner);
   if (sm < 0) return false;
   const double before = speed(sm);
-  const uint64_t id = next_block_++;
-  on_sm_[static_cast<std::size_t>(sm)].push_back(id);
-  Block b{kernel, sm, static_cast<double>(shape.block_ps), now_ps, 0};
+  int slot;
+  if (spare_.empty()) {
+    slot = static_cast<int>(blocks_.size());
+    blocks_.emplace_back();
+  } else {
+    slot = spare_.back();
+    spare_.pop_back();
+  }
+  std::vector<int>& on = on_sm_[static_cast<std::size_t>(sm)];
+  on.push_back(slot);
+  moved_load(sm, on.size() - 1, on.size());
+  Block& b = blocks_[static_cast<std::size_t>(slot)];
+  b = Block{next_block_++, kernel, sm, static_cast<double>(k.shape.block_ps), now_ps, 0, 0, true};
   b.end_ps = now_ps + static_cast<uint64_t>(std::llround(b.work_ps / speed(sm)));
-  blocks_[id] = b;
-  ends_.emplace(b.end_ps, id);
+  push_end(slot);
   --free_;
-  ++owner_sms_[shape.owner][sm];
-  ++resident_[kernel];
+  Owner& o = owner(k.shape.owner);
+  if (o.on_sm[static_cast<std::size_t>(sm)]++ == 0) ++o.sms_held;
+  if (k.resident++ == 0) ++resident_kernels_;
   if (p_.block_slowdown > 0) retime(now_ps, sm, before);
   return true;
 }
 
-// The SM's load changed at `now_ps`: each of its blocks did its work at `old_speed` until now
-// and does the rest at the new speed.
-void SmScheduler::retime(uint64_t now_ps, int sm, double old_speed) {
-  const double now_speed = speed(sm);
-  for (const uint64_t id : on_sm_[static_cast<std::size_t>(sm)]) {
-    Block& b = blocks_.at(id);
-    b.work_ps = std::max(0.0, b.work_ps - static_cast<double>(now_ps - b.since_ps) * old_speed);
-    b.since_ps = now_ps;
-    auto range = ends_.equal_range(b.end_ps);
-    for (auto e = range.first; e != range.second; ++e)
-      if (e->second == id) {
-        ends_.erase(e);
-        break;
-      }
-    b.end_ps = now_ps + static_cast<uint64_t>(std::llround(b.work_ps / now_speed));
-    ends_.emplace(b.end_ps, id);
+// Earliest end first (ties by when they were asked: any order would do, advance() sorts).
+bool SmScheduler::later(const End& a, const End& b) { return a.ps != b.ps ? a.ps > b.ps : a.seq > b.seq; }
+
+void SmScheduler::push_end(int slot) {
+  Block& b = blocks_[static_cast<std::size_t>(slot)];
+  b.end_seq = next_seq_++;
+  ends_.push_back({b.end_ps, b.end_seq, slot});
+  std::push_heap(ends_.begin(), ends_.end(), later);
+}
+
+void SmScheduler::drop_stale() const {
+  while (!ends_.empty()) {
+    const End& top = ends_.front();
+    const Block& b = blocks_[static_cast<std::size_t>(top.slot)];
+    if (b.live && b.end_seq == top.seq) return;
+    std::pop_heap(ends_.begin(), ends_.end(), later);
+    ends_.pop_back();
   }
 }
 
-void SmScheduler::finish_block(uint64_t id) {
-  const Block b = blocks_.at(id);
-  blocks_.erase(id);
-  std::vector<uint64_t>& on = on_sm_[static_cast<std::size_t>(b.sm)];
-  on.erase(std::find(on.begin(), on.end(), id));
-  const int owner = kernels_.at(b.kernel).shape.owner;
-  std::map<int, int>& mine = owner_sms_[owner];
-  if (--mine[b.sm] == 0) mine.erase(b.sm);
-  if (mine.empty()) owner_sms_.erase(owner);
+// The SM's load changed at `now_ps`: each of its blocks did its work at `old_speed` until now
+// and does the rest at the new speed (its earlier end goes stale in ends_).
+void SmScheduler::retime(uint64_t now_ps, int sm, double old_speed) {
+  const double now_speed = speed(sm);
+  for (const int slot : on_sm_[static_cast<std::size_t>(sm)]) {
+    Block& b = blocks_[static_cast<std::size_t>(slot)];
+    b.work_ps = std::max(0.0, b.work_ps - static_cast<double>(now_ps - b.since_ps) * old_speed);
+    b.since_ps = now_ps;
+    b.end_ps = now_ps + static_cast<uint64_t>(std::llround(b.work_ps / now_speed));
+    push_end(slot);
+  }
+}
+
+void SmScheduler::finish_block(int slot) {
+  Block& b = blocks_[static_cast<std::size_t>(slot)];
+  std::vector<int>& on = on_sm_[static_cast<std::size_t>(b.sm)];
+  on.erase(std::find(on.begin(), on.end(), slot));
+  moved_load(b.sm, on.size() + 1, on.size());
+  Kernel& k = kernels_.at(b.kernel);
+  Owner& o = owner(k.shape.owner);
+  if (--o.on_sm[static_cast<std::size_t>(b.sm)] == 0) --o.sms_held;
   ++free_;
-  if (--resident_[b.kernel] == 0) resident_.erase(b.kernel);
+  if (--k.resident == 0) --resident_kernels_;
+  b.live = false;
+  spare_.push_back(slot);
 }
 
 std::vector<int> SmScheduler::advance(uint64_t now_ps) {
   if (now_ps < now_) throw std::invalid_argument("SmScheduler: time went backwards");
   std::vector<int> done;
-  while (!ends_.empty() && ends_.begin()->first <= now_ps) {
-    const uint64_t t = ends_.begin()->first;
+  std::map<int, double> touched;  // SM -> its blocks' speed before these ends (with a slowdown)
+  for (drop_stale(); !ends_.empty() && ends_.front().ps <= now_ps; drop_stale()) {
+    const uint64_t t = ends_.front().ps;
     now_ = t;
     // Every block ending at t frees its slot before any waiting block takes one; kernels
     // complete in id order.
-    std::vector<std::pair<int, uint64_t>> ending;  // (kernel, block)
-    for (; !ends_.empty() && ends_.begin()->first == t; ends_.erase(ends_.begin()))
-      ending.emplace_back(blocks_.at(ends_.begin()->second).kernel, ends_.begin()->second);
-    std::sort(ending.begin(), ending.end());
-    std::map<int, double> touched;  // SM -> its blocks' speed before these ends
-    for (const auto& [kernel, id] : ending) {
-      touched.emplace(blocks_.at(id).sm, speed(blocks_.at(id).sm));
-      finish_block(id);
+    ending_.clear();
+    for (; !ends_.empty() && ends_.front().ps == t; drop_stale()) {
+      const int slot = ends_.front().slot;
+      std::pop_heap(ends_.begin(), ends_.end(), later);
+      ends_.pop_back();
+      ending_.emplace_back(blocks_[static_cast<std::size_t>(slot)].kernel, blocks_[static_cast<std::size_t>(slot)].id, slot);
+    }
+    std::sort(ending_.begin(), ending_.end());
+    touched.clear();
+    for (const auto& [kernel, id, slot] : ending_) {
+      const int sm = blocks_[static_cast<std::size_t>(slot)].sm;
+      if (p_.block_slowdown > 0) touched.emplace(sm, speed(sm));
+      finish_block(slot);
       if (--kernels_.at(kernel).unfinished == 0) {
         done.push_back(kernel);
         kernels_.erase(kernel);
       }
     }
-    if (p_.block_slowdown > 0)
-      for (const auto& [sm, old] : touched) retime(t, sm, old);
+    for (const auto& [sm, old] : touched) retime(t, sm, old);
     dispatch(t);
   }
   now_ = now_ps;
@@ -153,7 +207,8 @@ std::vector<int> SmScheduler::advance(uint64_t now_ps) {
 }
 
 uint64_t SmScheduler::next_event_ps() const {
-  return ends_.empty() ? std::numeric_limits<uint64_t>::max() : ends_.begin()->first;
+  drop_stale();
+  return ends_.empty() ? std::numeric_limits<uint64_t>::max() : ends_.front().ps;
 }
 
 }  // namespace arbsim

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <tuple>
 #include <vector>
 
 namespace arbsim {
@@ -57,38 +58,62 @@ class SmScheduler {
   uint64_t next_event_ps() const;
 
   int free_slots() const { return free_; }
-  int resident_kernels() const { return static_cast<int>(resident_.size()); }
+  int resident_kernels() const { return resident_kernels_; }
 
  private:
   struct Kernel {
     KernelShape shape;
     int64_t waiting = 0, unfinished = 0;
+    int resident = 0;  // its blocks on SMs now
   };
+  // Blocks live in reused slots (no node per block: a run dispatches millions of them).
   struct Block {
+    uint64_t id = 0;  // in placement order: kernels ending at one time complete by id
     int kernel = 0, sm = 0;
     double work_ps = 0;     // left to do at full speed
     uint64_t since_ps = 0;  // when work_ps was last brought up to date
     uint64_t end_ps = 0;
+    uint64_t end_seq = 0;  // its live entry in ends_ (a retimed block's older ones are stale)
+    bool live = false;
+  };
+  struct End {
+    uint64_t ps, seq;
+    int slot;
+  };
+  struct Owner {
+    std::vector<int> on_sm;  // [SM] its blocks there
+    int sms_held = 0;        // distinct SMs it occupies
   };
   void dispatch(uint64_t now_ps);
   bool place(uint64_t now_ps, int kernel);  // one block of `kernel` on an SM it may use
   int pick_sm(int owner) const;             // -1: none has room
+  int least_loaded() const;                 // over every SM; -1: none has room
+  void moved_load(int sm, std::size_t from, std::size_t to);  // keeps with_load_
   int owner_cap(int owner) const;           // distinct SMs
+  Owner& owner(int id);
   double speed(int sm) const;               // of each block on `sm`
   void retime(uint64_t now_ps, int sm, double old_speed);  // its blocks, after its load changed
-  void finish_block(uint64_t id);
+  static bool later(const End& a, const End& b);  // ends_'s heap order
+  void push_end(int slot);
+  void drop_stale() const;  // pops ends_'s stale entries off its top
+  void finish_block(int slot);
 
   SmParams p_;
-  int free_ = 0;
-  std::map<int, Kernel> kernels_;                 // submitted, not complete
-  std::deque<int> queue_;                         // kernels with blocks waiting, in submission order
-  std::map<int, int> resident_;                   // kernel -> blocks resident
-  std::map<int, std::map<int, int>> owner_sms_;   // owner -> SM -> its blocks there
-  std::map<int, double> share_;                   // owner -> share of the SMs
-  std::map<uint64_t, Block> blocks_;              // resident, by id
-  std::vector<std::vector<uint64_t>> on_sm_;      // [SM] resident block ids
-  std::multimap<uint64_t, uint64_t> ends_;        // block end time -> block id
-  uint64_t now_ = 0, next_block_ = 0;
+  int free_ = 0, resident_kernels_ = 0;
+  std::map<int, Kernel> kernels_;  // submitted, not complete
+  std::deque<int> queue_;          // kernels with blocks waiting, in submission order
+  std::map<int, Owner> owners_;
+  std::map<int, double> share_;  // owner -> share of the SMs
+  std::vector<Block> blocks_;
+  std::vector<int> spare_;                 // free slots of blocks_
+  std::vector<std::vector<int>> on_sm_;    // [SM] its resident blocks' slots, in placement order
+  // [load] a bit per SM holding that many blocks (loads below blocks_per_sm: those with
+  // room), so the least-loaded SM is the first bit of the first non-empty level, not a walk
+  // over every SM per block (a 108-SM GPU dispatching grids of thousands of blocks).
+  std::vector<std::vector<uint64_t>> with_load_;
+  mutable std::vector<End> ends_;  // a min-heap of block ends by time
+  std::vector<std::tuple<int, uint64_t, int>> ending_;  // advance()'s (kernel, block id, slot)
+  uint64_t now_ = 0, next_block_ = 0, next_seq_ = 0;
   int next_id_ = 0;
 };
 

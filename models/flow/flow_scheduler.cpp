@@ -56,6 +56,7 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec) {
   f.volume = f.left = std::max(0.0, volume);
   f.since = now_;
   f.spec = std::move(spec);
+  f.hash = spec_hash(f.spec);
   f.most = f.spec.cap;
   for (const Hop& h : f.spec.path) {
     if (!h.ahead && h.weight > 0) f.most = std::min(f.most, capacity_[static_cast<std::size_t>(h.edge)] / h.weight);
@@ -293,32 +294,58 @@ void Scheduler::settle() const {
     for (int slot : slots) recomputed_.push_back(slots_[static_cast<std::size_t>(slot)].id);
 }
 
+// The component's flows go to the solver ordered by spec, identical specs by id: its
+// inputs, and so its rates, are then those of any earlier computation over equal specs, and
+// the memo gives them back (rate_memo.h). They are applied in id order as before.
 void Scheduler::recompute(const std::vector<int>& slots) const {
-  // Hops on edges that cannot bind weigh nothing: no share is computed there (the hop stays,
-  // for the path: arbitrated_rates.h splits a requester's turn by the egress before it).
+  order_ = slots;
+  std::sort(order_.begin(), order_.end(), [&](int a, int b) {
+    const Running& x = slots_[static_cast<std::size_t>(a)];
+    const Running& y = slots_[static_cast<std::size_t>(b)];
+    if (spec_less(x.hash, x.spec, y.hash, y.spec)) return true;
+    return !spec_less(y.hash, y.spec, x.hash, x.spec) && x.id < y.id;
+  });
   specs_.clear();
-  for (int slot : slots) {
-    specs_.push_back(&slots_[static_cast<std::size_t>(slot)].spec);
-    for (const Hop& h : specs_.back()->path) binds(h.edge);  // binds_ for every edge they cross
+  hashes_.clear();
+  hop_binds_.clear();
+  place_.resize(slots_.size());
+  for (std::size_t k = 0; k < order_.size(); ++k) {
+    const Running& f = slots_[static_cast<std::size_t>(order_[k])];
+    place_[static_cast<std::size_t>(order_[k])] = static_cast<int>(k);
+    specs_.push_back(&f.spec);
+    hashes_.push_back(f.hash);
+    // Hops on edges that cannot bind weigh nothing: no share is computed there (the hop
+    // stays, for the path: arbitrated_rates.h splits a requester's turn by the egress before it).
+    for (const Hop& h : f.spec.path) hop_binds_.push_back(binds(h.edge) ? 1 : 0);
   }
-  if (arbitration_.empty()) {
-    const std::vector<double> rates = max_min_rates(capacity_, specs_, &binds_);
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      set_rate(slots[i], rates[i]);
-      slots_[static_cast<std::size_t>(slots[i])].held.clear();
-    }
-    return;
+  const RateMemo::Key key{&specs_, &hashes_, &hop_binds_};
+  const ArbitratedRates* r = memo_.find(key);
+  if (!r) {
+    r = &rates_of_order();
+    memo_.store(key, *r);
   }
-  const ArbitratedRates& r = solver_.solve(specs_, &binds_);
-  if (!r.converged) {
+  if (!r->converged) {
     ++unsettled_;
     if (keep_recomputed_)
       for (int slot : slots) unsettled_ids_.push_back(slots_[static_cast<std::size_t>(slot)].id);
   }
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    set_rate(slots[i], r.rate[i]);
-    slots_[static_cast<std::size_t>(slots[i])].held.assign(r.held.begin() + r.held_start[i], r.held.begin() + r.held_start[i + 1]);
+  for (int slot : slots) {
+    const std::size_t i = static_cast<std::size_t>(place_[static_cast<std::size_t>(slot)]);
+    set_rate(slot, r->rate[i]);
+    slots_[static_cast<std::size_t>(slot)].held.assign(r->held.begin() + r->held_start[i],
+                                                        r->held.begin() + r->held_start[i + 1]);
   }
+}
+
+// The rates of specs_ (in their order), flat max-min's given as the solver gives its own.
+const ArbitratedRates& Scheduler::rates_of_order() const {
+  if (!arbitration_.empty()) return solver_.solve(specs_, &binds_);
+  flat_.rate = max_min_rates(capacity_, specs_, &binds_);
+  flat_.held_start.assign(specs_.size() + 1, 0);
+  flat_.held.clear();
+  flat_.rounds = 0;
+  flat_.converged = true;
+  return flat_;
 }
 
 std::vector<int> Scheduler::take_unsettled() {
@@ -332,12 +359,14 @@ void Scheduler::set_tc_map(double now_ns, int edge, const std::array<uint8_t, 8>
   move_to(now_ns);
   if (arbitration_.empty()) return;  // flat max-min: no VCs
   arbitration_.at(static_cast<std::size_t>(edge)).tc_to_vc = tc_to_vc;
+  memo_.clear();  // rates computed under the old map
 }
 
 void Scheduler::set_port_weights(double now_ns, int edge, const std::vector<double>& weights) {
   move_to(now_ns);
   if (arbitration_.empty()) throw std::logic_error("flow::Scheduler: no arbitration to reweight");
   arbitration_.at(static_cast<std::size_t>(edge)).port.weights = weights;
+  memo_.clear();
 }
 
 void Scheduler::reshare(double now_ns) {

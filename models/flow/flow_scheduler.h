@@ -24,6 +24,7 @@
 #include "models/flow/arbitrated_rates.h"
 #include "models/flow/indexed_heap.h"
 #include "models/flow/max_min.h"
+#include "models/flow/rate_memo.h"
 
 namespace arbsim::flow {
 
@@ -58,6 +59,8 @@ class Scheduler {
   // Recomputations whose iteration did not settle (arbitrated_rates.h), and (kept as above)
   // the ids of the flows in those since the last call.
   int unsettled() const { return unsettled_; }
+  // Recomputations whose rates came from the memo (rate_memo.h) instead of the solver.
+  uint64_t memo_hits() const { return memo_.hits(); }
   std::vector<int> take_unsettled();
 
   bool running(int id) const { return slot_of_.count(id) > 0; }
@@ -93,6 +96,7 @@ class Scheduler {
     std::vector<int> held;
     double most = kUnbounded;  // the most it can ever move: its cap, or its slowest edge alone
     FlowSpec spec;
+    uint64_t hash = 0;  // spec_hash(spec): its place in the solver's order (rate_memo.h)
   };
   void move_to(double now_ns);
   Running& at(int id);
@@ -101,6 +105,7 @@ class Scheduler {
   // (mutable: queries settle them first); single-threaded, as SystemC runs the model.
   void settle() const;
   void recompute(const std::vector<int>& slots) const;
+  const ArbitratedRates& rates_of_order() const;
   void set_rate(int slot, double rate) const;
   void rebase(Running& f, double now_ns) const;
   void keyed(int slot) const;
@@ -135,7 +140,14 @@ class Scheduler {
   // slot_epoch_ is has joined its component.
   mutable uint32_t epoch_ = 0;
   mutable std::vector<uint32_t> binds_epoch_, slot_epoch_;
+  // A recomputation's flows in the solver's order (slots), their specs, hashes and hops'
+  // binds (rate_memo.h), and each slot's place in that order.
+  mutable std::vector<int> order_, place_;
   mutable std::vector<const FlowSpec*> specs_;
+  mutable std::vector<uint64_t> hashes_;
+  mutable std::vector<char> hop_binds_;
+  mutable RateMemo memo_;
+  mutable ArbitratedRates flat_;  // flat max-min's rates, as the solver gives its own
   std::vector<double> finished_rates_;
 };
 

@@ -1,0 +1,96 @@
+// The memo of computed rates (models/flow/rate_memo.h): the order it gives the solver is a
+// total order by content, and a recomputation over specs equal to an earlier one's is looked
+// up, with the rates worked out by hand from the arbiters' rules (not read back from a run),
+// and forgotten when a remap changes what the rates would be.
+#include <gtest/gtest.h>
+#include <random>
+#include "models/flow/flow_scheduler.h"
+#include "models/flow/rate_memo.h"
+
+using namespace arbsim::flow;
+
+namespace {
+
+FlowSpec spec(std::vector<int> edges, int tc, double cap = kUnbounded) {
+  FlowSpec f;
+  for (int e : edges) f.path.push_back(Hop{e, 1.0});
+  f.path.front().starts = true;
+  f.tc = tc;
+  f.cap = cap;
+  return f;
+}
+
+// VC weights 1:3 over VC0 and VC1, TCn on VCn: 8 GB/s shares as 2 (TC0) and 6 (TC1).
+EdgeArbitration weighted_vcs() {
+  EdgeArbitration a;
+  a.vc = SharePolicy{ShareKind::Weighted, {1, 3}, 0};
+  for (int t = 0; t < 8; ++t) a.tc_to_vc[static_cast<std::size_t>(t)] = static_cast<uint8_t>(t);
+  return a;
+}
+
+}  // namespace
+
+// On 2,000 random pairs of specs (few values per field, so many are equal): exactly one of
+// a < b, b < a, a == b holds, equal specs hash alike, and a copy equals its original.
+TEST(RateMemo, SpecOrderIsTotalByContent) {
+  std::mt19937_64 rng(5);
+  const auto random_spec = [&] {
+    FlowSpec f = spec({static_cast<int>(rng() % 3)}, static_cast<int>(rng() % 2), rng() % 2 ? kUnbounded : 4.0);
+    if (rng() % 2) f.path.push_back(Hop{static_cast<int>(rng() % 3), rng() % 2 ? 1.0 : 1.25});
+    f.path.back().cls = static_cast<int>(rng() % 3);
+    return f;
+  };
+  int equal = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const FlowSpec a = random_spec(), b = random_spec();
+    const uint64_t ha = spec_hash(a), hb = spec_hash(b);
+    const bool lt = spec_less(ha, a, hb, b), gt = spec_less(hb, b, ha, a), eq = spec_equal(a, b);
+    EXPECT_EQ(1, lt + gt + eq);
+    if (eq) {
+      EXPECT_EQ(ha, hb);
+    }
+    equal += eq;
+    const FlowSpec c = a;
+    EXPECT_TRUE(spec_equal(a, c));
+    EXPECT_FALSE(spec_less(ha, a, spec_hash(c), c));
+  }
+  EXPECT_GT(equal, 5);  // distinct specs that are equal do occur (17 of 2,000 with this seed)
+}
+
+// A stream's copy ends and its next one, of the same spec, starts at that instant: the
+// rates are looked up (one hit), and are the arbiter's 2 and 6 as before. TC0's copies
+// (4000 B at 2) end at 2000 ns and 4000 ns.
+TEST(RateMemo, ANextCopyOfTheSameSpecIsLookedUp) {
+  Scheduler s({8}, {weighted_vcs()});
+  const int big = s.add(0, 1e6, spec({0}, 1));
+  const int first = s.add(0, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(first), 2);
+  EXPECT_DOUBLE_EQ(s.rate(big), 6);
+  EXPECT_EQ(s.memo_hits(), 0u);
+  EXPECT_EQ(s.advance(2000), std::vector<int>{first});
+  const int next = s.add(2000, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(next), 2);
+  EXPECT_DOUBLE_EQ(s.rate(big), 6);
+  EXPECT_EQ(s.memo_hits(), 1u);
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 4000);
+}
+
+// A remap swaps the VCs (TC0 -> VC1 with weight 3): the rates become 6 and 2, not the
+// memo's 2 and 6; the next copy under the new map is looked up again.
+TEST(RateMemo, ARemapForgetsTheRatesOfTheOldMap) {
+  Scheduler s({8}, {weighted_vcs()});
+  const int big = s.add(0, 1e6, spec({0}, 1));
+  const int first = s.add(0, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(first), 2);
+  std::array<uint8_t, 8> swapped{1, 0, 2, 3, 4, 5, 6, 7};
+  s.set_tc_map(1000, 0, swapped);  // 2000 B of the first copy sent, 2000 left
+  s.reshare(1000);
+  EXPECT_DOUBLE_EQ(s.rate(first), 6);
+  EXPECT_DOUBLE_EQ(s.rate(big), 2);
+  EXPECT_EQ(s.memo_hits(), 0u);
+  const double end = 1000 + 2000.0 / 6;
+  EXPECT_EQ(s.advance(end), std::vector<int>{first});
+  const int next = s.add(end, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(next), 6);
+  EXPECT_EQ(s.memo_hits(), 1u);
+}

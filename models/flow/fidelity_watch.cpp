@@ -89,6 +89,7 @@ void FidelityWatch::look(double now_ns) {
   }
   dirty_.clear();
   expanded_.clear();
+  merged_.clear();
   tails_.clear();  // a successor starts at the instant its engine's copy ends
   owner_of_ended_.clear();
 }
@@ -153,10 +154,12 @@ void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   const WatchFlow& f = it->second.flow;
   who.concerns(f.owner);
   if (!insert_sorted(expanded_, std::pair<Key, int>{key, about})) return;  // its knock-ons already, this look
+  // An edge's crossings, once per sighting and look (they do not change during a look; on
+  // a root complex's saturated uplink, 32 flows' sightings would each count its 32 crossings).
   for (const std::vector<int>* path : {f.data_path, f.request_path})
     if (path)
       for (int e : *path)
-        if (held_at(e))
+        if (held_at(e) && insert_sorted(merged_, std::pair<Key, int>{key, e}))
           for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) who.concerns(c.owner);
 }
 

@@ -143,9 +143,10 @@ class FidelityWatch {
   VcOf vc_of_;
   std::vector<std::vector<Crossing>> by_edge_;
   std::vector<int> held_count_;  // [edge] flows held there
-  // (sighting, flow) whose knock-ons this look named, sorted (a look names tens; reused, so
-  // a look allocates nothing for it); the causes an examination finds (scratch).
-  std::vector<std::pair<Key, int>> expanded_;
+  // (sighting, flow) whose knock-ons this look named, and (sighting, edge) whose crossings
+  // it counted, sorted (a look names tens; reused, so a look allocates nothing for them);
+  // the causes an examination finds (scratch).
+  std::vector<std::pair<Key, int>> expanded_, merged_;
   std::vector<Cause> found_;
   std::unordered_map<int, Watched> flows_;
   std::vector<int> dirty_;

@@ -5,7 +5,11 @@
 // runs the scenario in the flow mode (and, up to `packet_max` GPUs, the packet mode) and
 // prints the simulation run's wall time per simulated ms (run.json), the events (copy
 // starts and ends) per second and per-event cost. docs/performance.md records the figures.
-//   usage: flow_scale_bench [packet_max = 64] [sizes... = 16 64 256 1024]
+// With --fixed every copy is 64 KiB (short enough to end several times in the shorter runs of
+// the bigger platforms): a stream's next copy then has its predecessor's spec and
+// its rates are looked up, not computed (models/flow/rate_memo.h); with random byte sizes a
+// copy's partly filled last TLP makes every spec differ, so every event computes.
+//   usage: flow_scale_bench [--fixed] [packet_max = 64] [sizes... = 16 64 256 1024]
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstdio>
@@ -25,13 +29,16 @@ namespace {
 // A shorter run for the bigger platforms keeps each size within seconds.
 double sim_ns(int gpus) { return gpus <= 64 ? 2e6 : gpus <= 256 ? 5e5 : 2e5; }
 
+bool g_fixed = false;  // --fixed: 64 KiB copies
+
 std::string scenario(int gpus) {
+  const std::string size = g_fixed ? "{fixed: 64KiB}" : "{min: 256KiB, max: 2MiB}";
   std::string nodes, links, apps;
   arbsim::bench::forest(gpus, nodes, links);
   for (int g = 0; g < gpus; ++g)
     for (const char* dir : {"h2d", "d2h"})
       apps += "  - {name: " + std::string(dir) + std::to_string(g) + ", type: stream, gpu: gpu" + std::to_string(g) +
-              ", direction: " + dir + ", size: {min: 256KiB, max: 2MiB}, count: 1000000, depth: 2, start_ns: " +
+              ", direction: " + dir + ", size: " + size + ", count: 1000000, depth: 2, start_ns: " +
               std::to_string((g * 997) % 5000) + "}\n";
   return "platform:\n  name: forest" + std::to_string(gpus) + "\n  defaults: {link: {gen: 4, width: 16}}\n  nodes:\n" +
          nodes + "  links:\n" + links + "sim: {time_ns: " + std::to_string(static_cast<long>(sim_ns(gpus))) +
@@ -62,13 +69,16 @@ Run run(const fs::path& dir, int gpus, const std::string& fidelity) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int packet_max = argc > 1 ? std::atoi(argv[1]) : 64;
+  int first = 1;
+  if (argc > 1 && std::string(argv[1]) == "--fixed") g_fixed = true, first = 2;
+  const int packet_max = argc > first ? std::atoi(argv[first]) : 64;
   std::vector<int> sizes;
-  for (int a = 2; a < argc; ++a) sizes.push_back(std::atoi(argv[a]));
+  for (int a = first + 1; a < argc; ++a) sizes.push_back(std::atoi(argv[a]));
   if (sizes.empty()) sizes = {16, 64, 256, 1024};
   const fs::path dir = fs::temp_directory_path() / ("flow_scale_bench_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  std::printf("flow_scale_bench: forests of 16-GPU root complexes, every GPU copying H2D and D2H continuously\n");
+  std::printf("flow_scale_bench: forests of 16-GPU root complexes, every GPU copying H2D and D2H continuously (%s)\n",
+              g_fixed ? "64 KiB copies" : "copies of 256 KiB-2 MiB, random bytes");
   std::printf("%6s %8s %16s %12s %14s %18s\n", "GPUs", "sim ms", "flow s / sim ms", "events/s", "us per event",
               "packet s / sim ms");
   for (const int g : sizes) {

@@ -57,6 +57,8 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec) {
   f.since = now_;
   f.spec = std::move(spec);
   f.hash = spec_hash(f.spec);
+  if (specs_seen_.size() >= (std::size_t{1} << 16)) specs_seen_.clear();
+  f.fresh = specs_seen_.insert(f.hash).second;
   f.most = f.spec.cap;
   for (const Hop& h : f.spec.path) {
     if (!h.ahead && h.weight > 0) f.most = std::min(f.most, capacity_[static_cast<std::size_t>(h.edge)] / h.weight);
@@ -309,20 +311,22 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
   hashes_.clear();
   hop_binds_.clear();
   place_.resize(slots_.size());
+  bool known = true;  // no flow is fresh
   for (std::size_t k = 0; k < order_.size(); ++k) {
     const Running& f = slots_[static_cast<std::size_t>(order_[k])];
     place_[static_cast<std::size_t>(order_[k])] = static_cast<int>(k);
     specs_.push_back(&f.spec);
     hashes_.push_back(f.hash);
+    known = known && !f.fresh;
     // Hops on edges that cannot bind weigh nothing: no share is computed there (the hop
     // stays, for the path: arbitrated_rates.h splits a requester's turn by the egress before it).
     for (const Hop& h : f.spec.path) hop_binds_.push_back(binds(h.edge) ? 1 : 0);
   }
   const RateMemo::Key key{&specs_, &hashes_, &hop_binds_};
-  const ArbitratedRates* r = memo_.find(key);
+  const ArbitratedRates* r = known ? memo_.find(key) : nullptr;
   if (!r) {
     r = &rates_of_order();
-    memo_.store(key, *r);
+    if (known) memo_.store(key, *r);
   }
   if (!r->converged) {
     ++unsettled_;
@@ -330,6 +334,7 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
       for (int slot : slots) unsettled_ids_.push_back(slots_[static_cast<std::size_t>(slot)].id);
   }
   for (int slot : slots) {
+    slots_[static_cast<std::size_t>(slot)].fresh = false;
     const std::size_t i = static_cast<std::size_t>(place_[static_cast<std::size_t>(slot)]);
     set_rate(slot, r->rate[i]);
     slots_[static_cast<std::size_t>(slot)].held.assign(r->held.begin() + r->held_start[i],

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 #include "models/flow/arbitrated_rates.h"
 #include "models/flow/indexed_heap.h"
@@ -97,6 +98,9 @@ class Scheduler {
     double most = kUnbounded;  // the most it can ever move: its cap, or its slowest edge alone
     FlowSpec spec;
     uint64_t hash = 0;  // spec_hash(spec): its place in the solver's order (rate_memo.h)
+    // New since the last computation, with a spec no earlier flow had (hash): a computation
+    // it is in cannot have been made before.
+    bool fresh = true;
   };
   void move_to(double now_ns);
   Running& at(int id);
@@ -147,6 +151,10 @@ class Scheduler {
   mutable std::vector<uint64_t> hashes_;
   mutable std::vector<char> hop_binds_;
   mutable RateMemo memo_;
+  // The spec hashes of flows added so far (bounded; forgetting only costs a lookup): a
+  // computation with a fresh flow is neither looked up nor stored. Copies of random sizes
+  // are all fresh, so they pay for neither (nor does a stream's first copy).
+  std::unordered_set<uint64_t> specs_seen_;
   mutable ArbitratedRates flat_;  // flat max-min's rates, as the solver gives its own
   std::vector<double> finished_rates_;
 };

@@ -69,10 +69,18 @@ uint64_t RateMemo::key_hash(const Key& k) {
   return h;
 }
 
+// Equal hashes, binds, caps, TCs and hops, bit for bit.
 bool RateMemo::matches(const Entry& e, const Key& k) {
-  if (e.specs.size() != k.specs->size() || e.hop_binds != *k.hop_binds) return false;
-  for (std::size_t f = 0; f < e.specs.size(); ++f)
-    if (!spec_equal(e.specs[f], *(*k.specs)[f])) return false;
+  if (e.hashes != *k.hashes || e.hop_binds != *k.hop_binds) return false;
+  std::size_t from = 0;
+  for (std::size_t f = 0; f < e.hashes.size(); ++f) {
+    const FlowSpec& s = *(*k.specs)[f];
+    const std::size_t to = e.hops_end[f];
+    if (bits(e.caps[f]) != bits(s.cap) || e.tcs[f] != s.tc || to - from != s.path.size()) return false;
+    for (std::size_t h = 0; h < s.path.size(); ++h)
+      if (fields(e.hops[from + h]) != fields(s.path[h])) return false;
+    from = to;
+  }
   return true;
 }
 
@@ -90,7 +98,13 @@ const ArbitratedRates* RateMemo::find(const Key& k) const {
 void RateMemo::store(const Key& k, const ArbitratedRates& rates) {
   if (hops_ + k.hop_binds->size() > kMaxHops) clear();
   Entry e;
-  for (const FlowSpec* s : *k.specs) e.specs.push_back(*s);
+  e.hashes = *k.hashes;
+  for (const FlowSpec* s : *k.specs) {
+    e.caps.push_back(s->cap);
+    e.tcs.push_back(s->tc);
+    e.hops.insert(e.hops.end(), s->path.begin(), s->path.end());
+    e.hops_end.push_back(e.hops.size());
+  }
   e.hop_binds = *k.hop_binds;
   e.rates = rates;
   table_[key_hash(k)].push_back(std::move(e));

@@ -41,8 +41,13 @@ class RateMemo {
   uint64_t hits() const { return hits_; }
 
  private:
+  // A computation's specs, flat (a few allocations per entry, not one per flow).
   struct Entry {
-    std::vector<FlowSpec> specs;
+    std::vector<uint64_t> hashes;
+    std::vector<double> caps;
+    std::vector<int> tcs;
+    std::vector<std::size_t> hops_end;  // [flow] where its hops end in `hops`
+    std::vector<Hop> hops;
     std::vector<char> hop_binds;
     ArbitratedRates rates;
   };
@@ -50,7 +55,7 @@ class RateMemo {
   static bool matches(const Entry& e, const Key& k);
   // Bounded by the hops stored: past this, everything is forgotten (results do not depend
   // on it; a platform whose components keep changing just computes as before).
-  static constexpr std::size_t kMaxHops = std::size_t{1} << 18;
+  static constexpr std::size_t kMaxHops = std::size_t{1} << 16;
   std::unordered_map<uint64_t, std::vector<Entry>> table_;
   std::size_t entries_ = 0, hops_ = 0;
   mutable uint64_t hits_ = 0;

@@ -57,40 +57,47 @@ TEST(RateMemo, SpecOrderIsTotalByContent) {
   EXPECT_GT(equal, 5);  // distinct specs that are equal do occur (17 of 2,000 with this seed)
 }
 
-// A stream's copy ends and its next one, of the same spec, starts at that instant: the
-// rates are looked up (one hit), and are the arbiter's 2 and 6 as before. TC0's copies
-// (4000 B at 2) end at 2000 ns and 4000 ns.
+// A stream's copies of one spec follow each other (4000 B at 2: ending at 2000, 4000 and
+// 6000 ns). The first is fresh (no flow had its spec), so that computation is neither looked
+// up nor stored; the second's is computed and stored; the third's is looked up (one hit),
+// with the arbiter's 2 and 6 as before.
 TEST(RateMemo, ANextCopyOfTheSameSpecIsLookedUp) {
   Scheduler s({8}, {weighted_vcs()});
   const int big = s.add(0, 1e6, spec({0}, 1));
   const int first = s.add(0, 4000, spec({0}, 0));
   EXPECT_DOUBLE_EQ(s.rate(first), 2);
   EXPECT_DOUBLE_EQ(s.rate(big), 6);
-  EXPECT_EQ(s.memo_hits(), 0u);
   EXPECT_EQ(s.advance(2000), std::vector<int>{first});
-  const int next = s.add(2000, 4000, spec({0}, 0));
-  EXPECT_DOUBLE_EQ(s.rate(next), 2);
+  const int second = s.add(2000, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(second), 2);
+  EXPECT_EQ(s.memo_hits(), 0u);
+  EXPECT_EQ(s.advance(4000), std::vector<int>{second});
+  const int third = s.add(4000, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(third), 2);
   EXPECT_DOUBLE_EQ(s.rate(big), 6);
   EXPECT_EQ(s.memo_hits(), 1u);
-  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 4000);
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 6000);
 }
 
-// A remap swaps the VCs (TC0 -> VC1 with weight 3): the rates become 6 and 2, not the
-// memo's 2 and 6; the next copy under the new map is looked up again.
+// The second copy's rates (2 and 6) are stored; then a remap swaps the VCs (TC0 -> VC1,
+// weight 3) at 3000 ns: the rates become 6 and 2, not the memo's 2 and 6. The second copy's
+// last 2000 B then take 333 ns at 6, and the third copy under the new map is looked up.
 TEST(RateMemo, ARemapForgetsTheRatesOfTheOldMap) {
   Scheduler s({8}, {weighted_vcs()});
   const int big = s.add(0, 1e6, spec({0}, 1));
   const int first = s.add(0, 4000, spec({0}, 0));
-  EXPECT_DOUBLE_EQ(s.rate(first), 2);
+  EXPECT_EQ(s.advance(2000), std::vector<int>{first});
+  const int second = s.add(2000, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(second), 2);
   std::array<uint8_t, 8> swapped{1, 0, 2, 3, 4, 5, 6, 7};
-  s.set_tc_map(1000, 0, swapped);  // 2000 B of the first copy sent, 2000 left
-  s.reshare(1000);
-  EXPECT_DOUBLE_EQ(s.rate(first), 6);
+  s.set_tc_map(3000, 0, swapped);
+  s.reshare(3000);
+  EXPECT_DOUBLE_EQ(s.rate(second), 6);
   EXPECT_DOUBLE_EQ(s.rate(big), 2);
   EXPECT_EQ(s.memo_hits(), 0u);
-  const double end = 1000 + 2000.0 / 6;
-  EXPECT_EQ(s.advance(end), std::vector<int>{first});
-  const int next = s.add(end, 4000, spec({0}, 0));
-  EXPECT_DOUBLE_EQ(s.rate(next), 6);
+  const double end = 3000 + 2000.0 / 6;
+  EXPECT_EQ(s.advance(end), std::vector<int>{second});
+  const int third = s.add(end, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(third), 6);
   EXPECT_EQ(s.memo_hits(), 1u);
 }

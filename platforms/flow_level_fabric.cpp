@@ -6,21 +6,6 @@ namespace arbsim {
 
 namespace {
 
-// What the fidelity watch needs of each walk direction: whether its receiver queues one
-// FIFO per VC, and whether it advertises finite data credits.
-std::vector<flow::WatchEdge> watch_edges(const Scenario& s) {
-  std::vector<flow::WatchEdge> out;
-  for (const LinkDir& d : s.walk) {
-    flow::WatchEdge w;
-    w.fifo_ingress = !d.ingress.voq;
-    w.finite_posted = d.egress.credits.data[static_cast<int>(CreditClass::Posted)] >= 0;
-    w.finite_nonposted = d.egress.credits.header[static_cast<int>(CreditClass::NonPosted)] >= 0;
-    w.finite_completion = d.egress.credits.data[static_cast<int>(CreditClass::Completion)] >= 0;
-    out.push_back(w);
-  }
-  return out;
-}
-
 // `out`: the egress that holds a flow back (for a transient, the saturated link itself).
 std::string setting(flow::Unrepresented what, const std::string& out) {
   const std::string held = "a flow held back at " + out;
@@ -78,7 +63,7 @@ FlowLevelFabric::FlowLevelFabric(const Scenario& s, const FabricOptions& o, Tran
     names_.push_back(d.arrow_name());
   }
   fabric_ = std::make_unique<FlowFabric>("flow_fabric", std::move(g.net), flow_fabric_params(s.platform()),
-                                         std::move(vcs), flow_arbitration(s, o.vc_arbiter), watch_edges(s),
+                                         std::move(vcs), flow_arbitration(s, o.vc_arbiter),
                                          std::move(g.node_of_endpoint), tracker);
   // A config node is the flow node of the same index (flow_graph.h). An engine requests at
   // its node's egresses after the node's ports (a root complex's host DMA engines) or after

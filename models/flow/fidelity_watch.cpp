@@ -167,19 +167,23 @@ void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
 // TLPs queue in the receiver of the link before it. Each other flow on that link that
 // leaves by another egress (or ends there), its data or a read's requests, is affected as
 // the header says; one that leaves by the same egress is arbitrated there, as the fluid
-// has it. Where that link's credits for f's class are finite they run out, and the queue
-// moves up to the link before it, and so on to the source or to a link with infinite
-// credits. A read never overdraws, by its completions or its MRds: its tag window bounds
-// what it has in flight, so once that many wait it sends no more than it drains
-// (flow_network.h).
+// has it. Where that link's credits for f's class are finite and f can fill them they run
+// out, and the queue moves up to the link before it, and so on to the source or to a link
+// whose credits it cannot fill. A read never overdraws, by its completions or its MRds: its
+// tag window bounds what it has in flight, so once that many wait it sends no more than it
+// drains (flow_network.h).
 void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::size_t at,
                                  std::vector<Cause>& out) const {
   const std::vector<int>& path = request ? *f.request_path : *f.data_path;
   const bool write = !request && !f.completions;
   for (std::size_t j = at; j-- > 0;) {
     const int in = path[j], next = path[j + 1];
-    const WatchEdge& e = edges_[static_cast<std::size_t>(in)];
-    const bool credits = request ? e.finite_nonposted : f.completions ? e.finite_completion : e.finite_posted;
+    const EdgeArbitration& e = edges_[static_cast<std::size_t>(in)];
+    const std::size_t cls = request ? 1 : f.completions ? 2 : 0;  // non-posted, completion, posted
+    // Its TLPs fill the receiver's credits of their class only where it can have as many in
+    // flight (arbitrated_rates.cpp, back_up(): the same rule).
+    const bool credits = e.buffered[cls] < EdgeArbitration::kNoLimit &&
+                         (request ? f.request_tlps : f.data_tlps) >= e.buffered[cls];
     const int vc = vc_of_(in, f.tc);
     bool shared_queue = false;
     for (const Crossing& c : by_edge_[static_cast<std::size_t>(in)]) {

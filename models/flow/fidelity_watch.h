@@ -7,9 +7,11 @@
 //
 // - head-of-line blocking: behind a FIFO ingress (no virtual output queues), flows arriving
 //   on the same port and VC for another egress wait behind the held flow's TLPs;
-// - backpressure: with finite data credits for the held flow's class, its queued TLPs take
-//   the link's credits and every flow on that link and VC waits for the ones it frees; the
-//   queue then moves up to the link before, and so on while the credits are finite;
+// - backpressure: with finite credits for the held flow's class that it can fill (a write
+//   always; a read where its tag window holds as many TLPs of the class: the rule the rate
+//   computation backs a queue up by, arbitrated_rates.cpp), its queued TLPs take the link's
+//   credits and every flow on that link and VC waits for the ones it frees; the queue then
+//   moves up to the link before, and so on while it can fill the credits there;
 // - overdraw: with infinite credits, a held write keeps its full turn on the link, and the
 //   others get less of the link than the fluid gives them (a read's tag window stops it);
 // - a shared queue: flows of one ingress queue that the held flow's egress carries in
@@ -40,15 +42,10 @@
 #include <tuple>
 #include <unordered_map>
 #include <vector>
+#include "models/flow/edge_share.h"
+#include "models/flow/max_min.h"
 
 namespace arbsim::flow {
-
-struct WatchEdge {
-  bool fifo_ingress = false;  // its receiver queues one FIFO per VC (no VOQ)
-  // Its receiver advertises finite credits for writes' data, a read's MRds (header
-  // credits: an MRd has no data), completions' data.
-  bool finite_posted = false, finite_nonposted = false, finite_completion = false;
-};
 
 // One running flow: its data path (edges in order), a read's request path (its MRds queue
 // with the rest), its TC, whether its data are completions (a read) and the edges that
@@ -63,6 +60,9 @@ struct WatchFlow {
   uint32_t owner = 0;  // what the run's notes call it by (FlowFabric: the copy's flow id)
   double bytes = 0;   // its volume
   double window = 0;  // a read's tag window in bytes (tags x MRRS), 0 for a write
+  // TLPs it can have in flight on its data path (a read's completions) and its request path
+  // (MRds): unbounded for a write (flow_network.h, Hop::window).
+  double data_tlps = kUnbounded, request_tlps = kUnbounded;
 };
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail };
@@ -89,7 +89,9 @@ class FidelityWatch {
   using Key = std::tuple<Unrepresented, int, int>;  // (what, link in, egress that holds back)
   using VcOf = std::function<int(int edge, int tc)>;
 
-  explicit FidelityWatch(std::vector<WatchEdge> edges, VcOf vc_of)
+  // `edges`: each edge's arbitration as the rate computation has it (its receiver's FIFO
+  // ingress and credits in TLPs per class are what the watch reads).
+  explicit FidelityWatch(std::vector<EdgeArbitration> edges, VcOf vc_of)
       : edges_(std::move(edges)), vc_of_(std::move(vc_of)), by_edge_(edges_.size()), held_count_(edges_.size(), 0) {}
   // A flow starts (`id` unique among running flows), ends, or where it is held changes.
   // What follows is seen at the next look().
@@ -139,7 +141,7 @@ class FidelityWatch {
   void count_held(const std::vector<int>& edges, int delta);
   void count(const Key& k, int delta);
 
-  std::vector<WatchEdge> edges_;
+  std::vector<EdgeArbitration> edges_;
   VcOf vc_of_;
   std::vector<std::vector<Crossing>> by_edge_;
   std::vector<int> held_count_;  // [edge] flows held there

@@ -19,14 +19,13 @@ sc_core::sc_time after_ps(uint64_t at_ps) { return sc_core::sc_time::from_value(
 
 FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const flow::FabricParams& p,
                        std::vector<FlowEdgeVcs> vcs, std::vector<flow::EdgeArbitration> arbitration,
-                       std::vector<flow::WatchEdge> watch, std::vector<int> node_of_endpoint,
-                       TransferTracker& tracker)
+                       std::vector<int> node_of_endpoint, TransferTracker& tracker)
     : sc_core::sc_module(name),
       net_(std::move(net)),
       params_(p),
-      sched_(net_.capacities(), std::move(arbitration)),
-      watch_(watch, [this](int edge, int tc) { return vcs_[static_cast<std::size_t>(edge)].tc_to_vc[static_cast<std::size_t>(tc)]; }),
-      watching_(!watch.empty()),
+      sched_(net_.capacities(), arbitration),
+      watch_(arbitration, [this](int edge, int tc) { return vcs_[static_cast<std::size_t>(edge)].tc_to_vc[static_cast<std::size_t>(tc)]; }),
+      watching_(!arbitration.empty()),
       vcs_(std::move(vcs)),
       node_of_endpoint_(std::move(node_of_endpoint)),
       stats_(net_.edge_count()),
@@ -61,10 +60,21 @@ void FlowFabric::start(Copy c) {
   const int id = sched_.add(now_ns(), volume, m.plan.flow);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
   flow_of_transfer_[moved.copy.transfer] = id;
-  if (watching_)
-    watch_.add(id, {&moved.plan.data_path, &moved.plan.request_path, moved.copy.tc, moved.copy.spec.read, {},
-                    moved.copy.flow_id, static_cast<double>(moved.copy.spec.bytes),
-                    moved.copy.spec.read ? static_cast<double>(moved.copy.spec.tags) * params_.mrrs : 0.0});
+  if (watching_) {
+    flow::WatchFlow w{&moved.plan.data_path, &moved.plan.request_path, moved.copy.tc, moved.copy.spec.read, {},
+                      moved.copy.flow_id, static_cast<double>(moved.copy.spec.bytes),
+                      moved.copy.spec.read ? static_cast<double>(moved.copy.spec.tags) * params_.mrrs : 0.0};
+    // Its TLPs in flight: its data hops' window, and its requests' (the hops after the data,
+    // from the first that starts: flow_network.h).
+    const std::vector<flow::Hop>& hops = moved.plan.flow.path;
+    if (!hops.empty()) w.data_tlps = hops.front().window;
+    for (std::size_t k = 1; k < hops.size(); ++k)
+      if (hops[k].starts) {
+        w.request_tlps = hops[k].window;
+        break;
+      }
+    watch_.add(id, w);
+  }
   settle_event_.notify(sc_core::SC_ZERO_TIME);
 }
 

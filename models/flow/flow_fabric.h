@@ -40,7 +40,7 @@ class FlowFabric : public sc_core::sc_module {
   // fidelity watch needs to know of it (`watch[e]`, fidelity_watch.h; empty: no watch).
   FlowFabric(sc_core::sc_module_name name, flow::Network net, const flow::FabricParams& p,
              std::vector<FlowEdgeVcs> vcs, std::vector<flow::EdgeArbitration> arbitration,
-             std::vector<flow::WatchEdge> watch, std::vector<int> node_of_endpoint, TransferTracker& tracker);
+             std::vector<int> node_of_endpoint, TransferTracker& tracker);
 
   struct Copy {
     flow::TransferSpec spec;

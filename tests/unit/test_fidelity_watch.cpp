@@ -11,10 +11,16 @@
 namespace arbsim::flow {
 namespace {
 
+EdgeArbitration fifo() {
+  EdgeArbitration a;
+  a.fifo_ingress = true;
+  return a;
+}
+
 class WatchTest : public ::testing::Test {
  protected:
   std::vector<int> to_gpu0{0, 1}, to_gpu1{0, 2};
-  FidelityWatch watch{{WatchEdge{true}, WatchEdge{}, WatchEdge{}}, [](int, int) { return 0; }};
+  FidelityWatch watch{{fifo(), EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
   const FidelityWatch::Key hol{Unrepresented::HeadOfLine, 0, 1};
 
   void start_both(double at_ns) {
@@ -74,7 +80,7 @@ TEST_F(WatchTest, ARunningSightingCountsToTheRunsEnd) {
 // (OvertakenTail, 0, 1), if any.
 std::optional<Sighting> tail_after(const std::vector<std::vector<int>>& holds) {
   const std::vector<int> first{0, 1}, next{0, 2};
-  FidelityWatch watch({WatchEdge{true}, WatchEdge{}, WatchEdge{}}, [](int, int tc) { return tc; });
+  FidelityWatch watch({fifo(), EdgeArbitration{}, EdgeArbitration{}}, [](int, int tc) { return tc; });
   WatchFlow a;
   a.data_path = &first;
   a.owner = 1;
@@ -122,6 +128,45 @@ TEST(WatchTail, AQueueKeptByATieIsATail) {
 TEST(WatchTail, NoQueueNoTail) {
   EXPECT_FALSE(tail_after({{0, 1}}));
   EXPECT_FALSE(tail_after({{1}, {0}, {0, 1}}));
+}
+
+}  // namespace
+}  // namespace arbsim::flow
+
+namespace arbsim::flow {
+namespace {
+
+// Whether a flow held back beyond link 0 (at egress 1) names backpressure for a flow beside
+// it on link 0 (leaving by egress 2), link 0's receiver advertising 32 TLPs of credits for
+// the flow's class.
+bool backpressure_named(bool read, double window_tlps) {
+  EdgeArbitration credits;
+  credits.buffered[read ? 2 : 0] = 32;
+  FidelityWatch watch({credits, EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; });
+  std::vector<int> to_gpu0{0, 1}, to_gpu1{0, 2};
+  WatchFlow held;
+  held.data_path = &to_gpu0;
+  held.held = {1};
+  held.completions = read;
+  held.data_tlps = window_tlps;
+  held.owner = 1;
+  WatchFlow beside;
+  beside.data_path = &to_gpu1;
+  beside.owner = 2;
+  watch.add(1, held);
+  watch.add(2, beside);
+  watch.look(0);
+  return watch.sightings().count({Unrepresented::Backpressure, 0, 1}) > 0;
+}
+
+// A read fills the receiver's 32 completion credits only with a tag window of 32 TLPs or
+// more (the rule the rate computation backs a queue up by); with 16 in flight it cannot,
+// and naming backpressure there was a false alarm. A write always can.
+TEST(WatchCredits, AReadFillsFiniteCreditsOnlyWithAWindowAsLarge) {
+  EXPECT_FALSE(backpressure_named(true, 16));
+  EXPECT_TRUE(backpressure_named(true, 32));
+  EXPECT_TRUE(backpressure_named(true, 64));
+  EXPECT_TRUE(backpressure_named(false, kUnbounded));
 }
 
 }  // namespace

@@ -108,13 +108,12 @@ void RateMemo::store(const Key& k, const ArbitratedRates& rates) {
   e.hop_binds = *k.hop_binds;
   e.rates = rates;
   table_[key_hash(k)].push_back(std::move(e));
-  ++entries_;
   hops_ += k.hop_binds->size();
 }
 
 void RateMemo::clear() {
   table_.clear();
-  entries_ = hops_ = 0;
+  hops_ = 0;
 }
 
 }  // namespace arbsim::flow

@@ -37,7 +37,6 @@ class RateMemo {
   void store(const Key& k, const ArbitratedRates& rates);
   // Forgets everything (the capacities or arbitrations changed).
   void clear();
-  std::size_t size() const { return entries_; }
   uint64_t hits() const { return hits_; }
 
  private:
@@ -57,7 +56,7 @@ class RateMemo {
   // on it; a platform whose components keep changing just computes as before).
   static constexpr std::size_t kMaxHops = std::size_t{1} << 16;
   std::unordered_map<uint64_t, std::vector<Entry>> table_;
-  std::size_t entries_ = 0, hops_ = 0;
+  std::size_t hops_ = 0;
   mutable uint64_t hits_ = 0;
 };
 

@@ -1,13 +1,14 @@
 #include "models/flow/fidelity_watch.h"
 #include <algorithm>
+#include <array>
 
 namespace arbsim::flow {
 
 void FidelityWatch::add(int id, const WatchFlow& f) {
-  flows_[id] = Watched{f, {}, false, {}, queues_beyond(f)};
+  Watched& w = flows_[id] = Watched{f, {}, false, {}, queues_beyond(f), 0, {}};
   count_held(f.held, +1);
-  overtakes(id, flows_[id]);
-  index(id, f, true);
+  overtakes(id, w);
+  index(id, f, &w);
   mark(id);
   touch_held_on(f, id);
 }
@@ -24,7 +25,7 @@ void FidelityWatch::remove(int id, double now_ns) {
   for (const Key& k : it->second.causes) count(k, -1);
   count_held(it->second.flow.held, -1);
   const WatchFlow f = it->second.flow;
-  index(id, f, false);
+  index(id, f, nullptr);
   flows_.erase(it);
   touch_held_on(f, id);
 }
@@ -43,8 +44,9 @@ void FidelityWatch::remap() {
   for (auto& [id, w] : flows_) mark(id);
 }
 
-void FidelityWatch::mark(int id) {
-  Watched& w = flows_.at(id);
+void FidelityWatch::mark(int id) { mark(id, flows_.at(id)); }
+
+void FidelityWatch::mark(int id, Watched& w) {
   if (w.dirty) return;
   w.dirty = true;
   dirty_.push_back(id);
@@ -52,13 +54,13 @@ void FidelityWatch::mark(int id) {
 
 // by_edge_[e]: every (flow, position, request?) crossing edge e, so that a held flow meets
 // only the flows of its own links.
-void FidelityWatch::index(int id, const WatchFlow& f, bool add) {
+void FidelityWatch::index(int id, const WatchFlow& f, Watched* added) {
   const auto walk = [&](const std::vector<int>* path, bool request) {
     if (!path) return;
     for (std::size_t p = 0; p < path->size(); ++p) {
       std::vector<Crossing>& on = by_edge_[static_cast<std::size_t>((*path)[p])];
-      if (add) {
-        on.push_back({id, static_cast<int>(p), request, f.owner});
+      if (added) {
+        on.push_back({id, static_cast<int>(p), request, f.owner, added});
       } else {
         on.erase(std::find_if(on.begin(), on.end(),
                               [&](const Crossing& c) { return c.id == id && c.request == request && c.pos == static_cast<int>(p); }));
@@ -75,7 +77,7 @@ void FidelityWatch::touch_held_on(const WatchFlow& f, int except) {
     if (!path) return;
     for (int e : *path)
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-        if (c.id != except && (!flows_.at(c.id).flow.held.empty() || flows_.at(c.id).flow.window > 0)) mark(c.id);
+        if (c.id != except && (!c.watched->flow.held.empty() || c.watched->flow.window > 0)) mark(c.id, *c.watched);
   };
   walk(f.data_path);
   walk(f.request_path);
@@ -83,13 +85,12 @@ void FidelityWatch::touch_held_on(const WatchFlow& f, int except) {
 
 void FidelityWatch::look(double now_ns) {
   now_ = now_ns;
+  ++looks_;
   for (int id : dirty_) {
     const auto it = flows_.find(id);
     if (it != flows_.end() && it->second.dirty) examine(id, it->second);
   }
   dirty_.clear();
-  expanded_.clear();
-  merged_.clear();
   tails_.clear();  // a successor starts at the instant its engine's copy ends
   owner_of_ended_.clear();
 }
@@ -130,21 +131,32 @@ void FidelityWatch::examine(int id, Watched& w) {
     }
   if (w.flow.window > 0) burst(id, w.flow, found);
   found.insert(found.end(), w.tails.begin(), w.tails.end());
-  std::vector<Key> causes;
+  std::vector<Key>& causes = causes_;  // (the buffers swap: no allocation per examination)
+  causes.clear();
   for (const auto& [key, about] : found) causes.push_back(key);
   std::sort(causes.begin(), causes.end());
   causes.erase(std::unique(causes.begin(), causes.end()), causes.end());
   for (const Key& k : causes) count(k, +1);
   for (const Key& k : w.causes) count(k, -1);
-  w.causes = std::move(causes);
+  std::swap(w.causes, causes);
   for (const auto& [key, about] : found) concern(key, about, w.flow.owner);
 }
 
 // A sighting concerns the flow causing it (`owner`), the one it affects (`about`), and the
 // flows sharing a saturated link (some flow held there) with that one: it moves at another
 // rate than the fluid's, and so, in turn, do they (a knock-on).
+// The sighting of `key` (an examination's causes come in runs of one key: the last is kept).
+Sighting& FidelityWatch::sighting(const Key& key) {
+  if (!last_key_ || *last_key_ != key) {
+    const auto it = seen_.try_emplace(key).first;
+    last_key_ = &it->first;
+    last_seen_ = &it->second;
+  }
+  return *last_seen_;
+}
+
 void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
-  Sighting& who = seen_[key];
+  Sighting& who = sighting(key);
   who.concerns(owner);
   const auto it = flows_.find(about);
   if (it == flows_.end()) {
@@ -153,14 +165,34 @@ void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   }
   const WatchFlow& f = it->second.flow;
   who.concerns(f.owner);
-  if (!insert_sorted(expanded_, std::pair<Key, int>{key, about})) return;  // its knock-ons already, this look
+  Watched& a = it->second;
+  if (!first_in_look(a.expanded, a.expanded_in, looks_, key)) return;  // its knock-ons already, this look
   // An edge's crossings, once per sighting and look (they do not change during a look; on
   // a root complex's saturated uplink, 32 flows' sightings would each count its 32 crossings).
   for (const std::vector<int>* path : {f.data_path, f.request_path})
     if (path)
       for (int e : *path)
-        if (held_at(e) && insert_sorted(merged_, std::pair<Key, int>{key, e}))
+        if (held_at(e) && first_in_look(merged_by_edge_[static_cast<std::size_t>(e)].keys,
+                                        merged_by_edge_[static_cast<std::size_t>(e)].in, looks_, key))
           for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) who.concerns(c.owner);
+}
+
+int FidelityWatch::looked_up(std::array<int, 8>& vcs, int edge, int tc) const {
+  int& vc = vcs[static_cast<std::size_t>(tc)];
+  if (vc < 0) vc = vc_of_(edge, tc);
+  return vc;
+}
+
+// Whether `key` is new to `keys` in look `look` (stamp: the look they are of; older are
+// forgotten). A flow or edge meets a few sightings a look: a short vector.
+bool FidelityWatch::first_in_look(std::vector<Key>& keys, uint64_t& stamp, uint64_t look, const Key& key) {
+  if (stamp != look) {
+    stamp = look;
+    keys.clear();
+  }
+  if (std::find(keys.begin(), keys.end(), key) != keys.end()) return false;
+  keys.push_back(key);
+  return true;
 }
 
 // Flow f is held back at egress path[at] (its data path, or a read's request path): its
@@ -184,20 +216,26 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
     // flight (arbitrated_rates.cpp, back_up(): the same rule).
     const bool credits = e.buffered[cls] < EdgeArbitration::kNoLimit &&
                          (request ? f.request_tlps : f.data_tlps) >= e.buffered[cls];
-    const int vc = vc_of_(in, f.tc);
+    // Each TC's VC on `in` and on `next`, asked once (tens of crossings ask them).
+    std::array<int, 8> in_vc, next_vc;
+    in_vc.fill(-1);
+    next_vc.fill(-1);
+    const auto vc_in = [&](int tc) { return looked_up(in_vc, in, tc); };
+    const auto vc_next = [&](int tc) { return looked_up(next_vc, next, tc); };
+    const int vc = vc_in(f.tc);
     bool shared_queue = false;
     for (const Crossing& c : by_edge_[static_cast<std::size_t>(in)]) {
       if (c.id == id) continue;
-      const WatchFlow& g = flows_.at(c.id).flow;
+      const WatchFlow& g = c.watched->flow;
       const std::vector<int>& gp = c.request ? *g.request_path : *g.data_path;
-      const bool same_vc = vc_of_(in, g.tc) == vc;
+      const bool same_vc = vc_in(g.tc) == vc;
       if (static_cast<std::size_t>(c.pos) + 1 < gp.size() && gp[static_cast<std::size_t>(c.pos) + 1] == next) {
         // Leaving by the same egress, g is arbitrated there as the fluid has it, but for two
         // queues the fluid does not see: f's TLPs waiting for credits further on head the
         // queue toward `next` (f is held beyond it), and one queue feeding `next` in
         // different VCs leaves in its own order, not as next's VC arbiter divides.
         if (same_vc && j + 1 < at) out.push_back({{Unrepresented::Backpressure, in, next}, c.id});
-        shared_queue = shared_queue || (same_vc && j + 1 == at && vc_of_(next, g.tc) != vc_of_(next, f.tc));
+        shared_queue = shared_queue || (same_vc && j + 1 == at && vc_next(g.tc) != vc_next(f.tc));
         continue;
       }
       if (e.fifo_ingress && same_vc) out.push_back({{Unrepresented::HeadOfLine, in, next}, c.id});
@@ -222,7 +260,7 @@ void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) c
   for (int e : *f.data_path) {
     if (held_at(e)) {
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-        if (c.id != id && (small || flows_.at(c.id).flow.bytes * 0.03 <= f.window))
+        if (c.id != id && (small || c.watched->flow.bytes * 0.03 <= f.window))
           out.push_back({{Unrepresented::Transient, e, e}, c.id});
     }
     if (std::find(f.held.begin(), f.held.end(), e) != f.held.end()) return;
@@ -261,7 +299,7 @@ void FidelityWatch::count(const Key& k, int delta) {
   auto& [causes, since] = active_[k];
   if (causes == 0) {
     since = now_;
-    seen_.emplace(k, Sighting{now_, 0, {}});
+    seen_.emplace(k, Sighting{now_, 0, {}, {}});
   }
   causes += delta;
   if (causes == 0) {

@@ -35,6 +35,7 @@
 // the links of a flow that started or ended. Plain C++.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -78,10 +79,23 @@ bool insert_sorted(std::vector<T>& into, const T& v) {
 
 struct Sighting {
   double first_ns = 0, total_ns = 0;
-  // The flows it concerned (held back, or held up behind), ascending: a sorted vector, as
-  // every look offers the same ones again and a search of contiguous ids is cheap.
+  // The flows it concerned (held back, or held up behind), ascending.
   std::vector<uint32_t> owners;
-  void concerns(uint32_t owner) { insert_sorted(owners, owner); }
+  // A bit per owner id below kKnownBits already in `owners`: every look offers the same
+  // owners again, thousands of times a look on a saturated root complex uplink, and a bit
+  // answers "already" where the sorted vector's search cost the watch a fifth of its time.
+  std::vector<uint64_t> known;
+  static constexpr uint32_t kKnownBits = 1u << 16;
+  void concerns(uint32_t owner) {
+    if (owner < kKnownBits) {
+      const std::size_t word = owner / 64;
+      const uint64_t bit = uint64_t{1} << (owner % 64);
+      if (word >= known.size()) known.resize(word + 1, 0);
+      if (known[word] & bit) return;
+      known[word] |= bit;
+    }
+    insert_sorted(owners, owner);
+  }
 };
 
 class FidelityWatch {
@@ -92,7 +106,8 @@ class FidelityWatch {
   // `edges`: each edge's arbitration as the rate computation has it (its receiver's FIFO
   // ingress and credits in TLPs per class are what the watch reads).
   explicit FidelityWatch(std::vector<EdgeArbitration> edges, VcOf vc_of)
-      : edges_(std::move(edges)), vc_of_(std::move(vc_of)), by_edge_(edges_.size()), held_count_(edges_.size(), 0) {}
+      : edges_(std::move(edges)), vc_of_(std::move(vc_of)), by_edge_(edges_.size()), held_count_(edges_.size(), 0),
+        merged_by_edge_(edges_.size()) {}
   // A flow starts (`id` unique among running flows), ends, or where it is held changes.
   // What follows is seen at the next look().
   void add(int id, const WatchFlow& f);
@@ -107,10 +122,12 @@ class FidelityWatch {
  private:
   // A sighting a flow causes, and the flow it concerns besides the one causing it (by id).
   using Cause = std::pair<Key, int>;
+  struct Watched;
   struct Crossing {
     int id, pos;     // flow `id` crosses the edge at position pos of its path
     bool request;    // of its request path (else its data path)
     uint32_t owner;  // the flow's owner (a knock-on names it without finding the flow)
+    Watched* watched;  // the flow (an element of flows_: stays put until it is removed)
   };
   struct Watched {
     WatchFlow flow;
@@ -120,20 +137,32 @@ class FidelityWatch {
     // Its TLPs queue on the way: held beyond a link it is not held at, or held so once and
     // tied since (what queued between two links at one rate stays: an overtaken tail).
     bool backlog = false;
+    // The sightings whose knock-ons on it look number `expanded_in` named (concern()).
+    uint64_t expanded_in = 0;
+    std::vector<Key> expanded;
+  };
+  // The sightings whose crossings on an edge look number `in` counted (concern()).
+  struct Merged {
+    uint64_t in = 0;
+    std::vector<Key> keys;
   };
   // A copy that ended with a backlog (Watched::backlog): its last TLPs still queue on the way.
   struct Tail {
     int id, tc;
     std::vector<int> held, path;  // where it was held; its data path (copied: the flow's dies with it)
   };
-  void index(int id, const WatchFlow& f, bool add);
+  void index(int id, const WatchFlow& f, Watched* added);  // added null: removes it
   void touch_held_on(const WatchFlow& f, int except);
   void mark(int id);
+  void mark(int id, Watched& w);
+  static bool first_in_look(std::vector<Key>& keys, uint64_t& stamp, uint64_t look, const Key& key);
   void examine(int id, Watched& w);
   void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, std::vector<Cause>& out) const;
   void burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   void overtakes(int id, Watched& w);
   void concern(const Key& key, int about, uint32_t owner);
+  int looked_up(std::array<int, 8>& vcs, int edge, int tc) const;  // vc_of_, kept in vcs[tc]
+  Sighting& sighting(const Key& key);
   bool held_at(int edge) const;
   static bool held_on(const WatchFlow& f, int edge);
   static bool queues_beyond(const WatchFlow& f);
@@ -145,14 +174,20 @@ class FidelityWatch {
   VcOf vc_of_;
   std::vector<std::vector<Crossing>> by_edge_;
   std::vector<int> held_count_;  // [edge] flows held there
-  // (sighting, flow) whose knock-ons this look named, and (sighting, edge) whose crossings
-  // it counted, sorted (a look names tens; reused, so a look allocates nothing for them);
-  // the causes an examination finds (scratch).
-  std::vector<std::pair<Key, int>> expanded_, merged_;
+  // Which look this is: a (sighting, flow) whose knock-ons it named is stamped on the flow
+  // (Watched::expanded), a (sighting, edge) whose crossings it counted on the edge
+  // (merged_by_edge_): a look on a forest of 16-GPU root complexes names thousands, and a
+  // sorted vector's inserts cost the watch a sixth of its time. The causes an examination
+  // finds, and their keys (scratch).
+  uint64_t looks_ = 0;
+  std::vector<Merged> merged_by_edge_;
   std::vector<Cause> found_;
+  std::vector<Key> causes_;
   std::unordered_map<int, Watched> flows_;
   std::vector<int> dirty_;
-  std::map<Key, Sighting> seen_;
+  std::map<Key, Sighting> seen_;  // (never erased: a Sighting stays put)
+  const Key* last_key_ = nullptr;  // the sighting concern() found last (the next is most often it)
+  Sighting* last_seen_ = nullptr;
   std::map<Key, std::pair<int, double>> active_;  // flows causing it, since when
   std::vector<Tail> tails_;  // copies that ended held, this instant (their successors start now)
   std::map<int, uint32_t> owner_of_ended_;  // ids of the copies in tails_

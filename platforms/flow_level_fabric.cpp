@@ -16,6 +16,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::SharedQueue: return "one ingress queue feeding several VCs of " + out + ", holding a flow back";
     case flow::Unrepresented::Transient: return "a read's tag window bursting onto the saturated " + out;
     case flow::Unrepresented::OvertakenTail: return "a copy that ended held back at " + out + ", its engine's next in another VC";
+    case flow::Unrepresented::CreditLoop: return "credits that carry less per round trip than the copy could move alone";
   }
   return "";
 }
@@ -43,6 +44,10 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::Overdraw:
       return "arbitration blind to what lies beyond not modelled: it keeps its full turn on the link in the packet "
              "model, and the other flows get less of the link";
+    case flow::Unrepresented::CreditLoop:
+      return "credit-limited throughput not modelled: the packet model sends a window of TLPs and waits for their "
+             "credits to return, so the copy moves at most the credits' window per round trip; the fluid moves it "
+             "at its share of the link (run with --fidelity packet, or give the link more credits)";
   }
   return "";
 }

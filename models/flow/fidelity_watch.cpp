@@ -130,6 +130,7 @@ void FidelityWatch::examine(int id, Watched& w) {
         holding_back(id, w.flow, request, static_cast<std::size_t>(at - path->begin()), found);
     }
   if (w.flow.window > 0) burst(id, w.flow, found);
+  credit_loops(id, w.flow, found);
   found.insert(found.end(), w.tails.begin(), w.tails.end());
   std::vector<Key>& causes = causes_;  // (the buffers swap: no allocation per examination)
   causes.clear();
@@ -265,6 +266,11 @@ void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) c
     }
     if (std::find(f.held.begin(), f.held.end(), e) != f.held.end()) return;
   }
+}
+
+// Flow f's credits bind it alone at each of its credit loops, whatever else runs.
+void FidelityWatch::credit_loops(int id, const WatchFlow& f, std::vector<Cause>& out) {
+  for (const auto& [e, request] : f.credit_loops) out.push_back({{Unrepresented::CreditLoop, e, e}, id});
 }
 
 // Held beyond a link of its data path it is not held at: its TLPs queue before that link.

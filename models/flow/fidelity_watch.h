@@ -25,7 +25,11 @@
 // - a transient: a read's tag window of completions arrives in a burst at its start, up to
 //   tags x MRRS bytes ahead of the fluid's share on each link it shares (a sharer of under
 //   33 windows' bytes sees it: 3 % or more of its time; a read of under 33 windows gains
-//   as much).
+//   as much);
+// - a credit loop: a receiver's credits that carry less per round trip than the copy could
+//   move alone (few credits, or a long flight: flow_network.h, credit_loop_cap()); the
+//   packet model sends a window and waits for its credits, the fluid moves the copy at its
+//   share of the link (1 MiB over a Gen4 x16 link of 1 us flight: 67.7 us against 41.4).
 //
 // Each sighting is keyed by (what, the link the queue builds behind, the egress that holds
 // the flow back) and keeps when it was first seen and for how long it held in all.
@@ -64,9 +68,12 @@ struct WatchFlow {
   // TLPs it can have in flight on its data path (a read's completions) and its request path
   // (MRds): unbounded for a write (flow_network.h, Hop::window).
   double data_tlps = kUnbounded, request_tlps = kUnbounded;
+  // Edges whose receiver's credits bound it alone (TransferPlan::credit_loops), and whether
+  // on its request path (a read's MRds) rather than its data path.
+  std::vector<std::pair<int, bool>> credit_loops;
 };
 
-enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail };
+enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop };
 
 // Inserts v into the ascending vector `into` unless it holds it already; whether it did.
 template <class T>
@@ -159,6 +166,7 @@ class FidelityWatch {
   void examine(int id, Watched& w);
   void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, std::vector<Cause>& out) const;
   void burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
+  static void credit_loops(int id, const WatchFlow& f, std::vector<Cause>& out);
   void overtakes(int id, Watched& w);
   void concern(const Key& key, int about, uint32_t owner);
   int looked_up(std::array<int, 8>& vcs, int edge, int tc) const;  // vc_of_, kept in vcs[tc]

@@ -63,7 +63,8 @@ void FlowFabric::start(Copy c) {
   if (watching_) {
     flow::WatchFlow w{&moved.plan.data_path, &moved.plan.request_path, moved.copy.tc, moved.copy.spec.read, {},
                       moved.copy.flow_id, static_cast<double>(moved.copy.spec.bytes),
-                      moved.copy.spec.read ? static_cast<double>(moved.copy.spec.tags) * params_.mrrs : 0.0};
+                      moved.copy.spec.read ? static_cast<double>(moved.copy.spec.tags) * params_.mrrs : 0.0,
+                      flow::kUnbounded, flow::kUnbounded, {}};
     // Its TLPs in flight: its data hops' window, and its requests' (the hops after the data,
     // from the first that starts: flow_network.h).
     const std::vector<flow::Hop>& hops = moved.plan.flow.path;
@@ -73,6 +74,7 @@ void FlowFabric::start(Copy c) {
         w.request_tlps = hops[k].window;
         break;
       }
+    for (const flow::CreditLoop& l : moved.plan.credit_loops) w.credit_loops.emplace_back(l.edge, l.request);
     watch_.add(id, w);
   }
   settle_event_.notify(sc_core::SC_ZERO_TIME);

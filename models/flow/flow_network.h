@@ -26,6 +26,12 @@ struct Edge {
   double propagation_ns = 0;
   std::array<int, 4> overhead{};  // [TlpType] non-payload bytes of one TLP (0 on a raw link)
   int to_port = 0;                // the port of `to` it arrives at: its TLPs' requester slot at `to`'s egresses
+  // Its receiver's flow control, per credit class (0 posted, 1 non-posted, 2 completion):
+  // the TLPs of one VC its credits let the sender have unreturned (kUnbounded: infinite
+  // credits), and the delay from a buffer freeing to its credits being back at the sender
+  // (UpdateFC latency plus the DLLP's flight: docs/architecture.md, "Flow control").
+  std::array<double, 3> credit_tlps{kUnbounded, kUnbounded, kUnbounded};
+  double credit_return_ns = 0;
 
   // One TLP's serialisation, rounded to the packet kernel's 1 ps (models/pcie/link_direction.h).
   double serialize_ns(TlpType t, uint32_t payload) const;
@@ -79,15 +85,29 @@ struct TransferSpec {
                                     // leaves the completer, slot 0: docs/config.md "Port arbiter")
 };
 
+// Where a receiver's credits bound a copy on their own: a window of credit_tlps TLPs per
+// round trip carries less than the copy could move alone (credit_loop_cap()).
+struct CreditLoop {
+  int edge = 0;
+  bool request = false;  // on the request path (a read's MRds), else the data path
+  double rate = 0;       // what the credits carry, in units of the flow's rate per ns
+};
+
 struct TransferPlan {
   FlowSpec flow;                    // data hops, a read's request hops, its tag-window cap
   std::vector<int> data_path, request_path;
+  std::vector<CreditLoop> credit_loops;
   TlpType data_type = TlpType::MWr;
   double latency_ns = 0;            // the first data TLP's arrival, timed as the packet model does
   uint64_t first_bytes = 0;         // that TLP's payload (its time at the flow's rate overlaps the latency)
 };
 
 TransferPlan plan_transfer(const Network& n, const FabricParams& p, const TransferSpec& t);
+
+// What edge e's receiver's credits of class `cls` carry at most, in units of a flow's rate
+// per ns, for TLPs of type t with `payload` bytes each carrying `units` of rate: its credit
+// window over one TLP's credit round trip (kUnbounded with infinite credits).
+double credit_loop_cap(const Network& n, int e, int cls, TlpType t, uint32_t payload, double units);
 
 // TLPs the packet model sends for a copy: its data TLPs (MWr of MPS, or CplDs of the
 // completion size within MRRS requests) and its MRd requests (0 for a write).

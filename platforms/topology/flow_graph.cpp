@@ -21,7 +21,9 @@ flow::Node node_of(const PlatformCfg& pf, const Site& site) {
   return n;
 }
 
-flow::Edge edge_of(const LinkDir& d) {
+std::array<double, 3> buffered_tlps(const CreditLimits& c, const PlatformCfg& pf);
+
+flow::Edge edge_of(const LinkDir& d, const PlatformCfg& pf) {
   flow::Edge e;
   e.from = d.from_site;
   e.to = d.to_site;
@@ -29,6 +31,8 @@ flow::Edge edge_of(const LinkDir& d) {
   e.propagation_ns = d.egress.link.propagation_ns;
   e.overhead = d.egress.link.overhead;          // all 0 on a raw link
   e.to_port = std::max(0, d.to_port);
+  e.credit_tlps = buffered_tlps(d.egress.credits, pf);
+  e.credit_return_ns = d.ingress.credit_return_ns;
   return e;
 }
 
@@ -48,7 +52,7 @@ std::vector<double> weights_of(const ArbiterSpec& a) {
 FlowGraph build_flow_graph(const Scenario& s) {
   FlowGraph g;
   for (const Site& site : s.sites) g.net.add_node(node_of(s.platform(), site));
-  for (const LinkDir& d : s.walk) g.net.add_edge(edge_of(d));
+  for (const LinkDir& d : s.walk) g.net.add_edge(edge_of(d, s.platform()));
   g.node_of_endpoint.assign(s.topo.endpoints, -1);
   for (std::size_t i = 0; i < s.sites.size(); ++i)
     if (s.sites[i].endpoint >= 0) g.node_of_endpoint[s.sites[i].endpoint] = static_cast<int>(i);

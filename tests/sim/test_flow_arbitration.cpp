@@ -209,3 +209,34 @@ TEST(FlowArbitration, ACopyHeldEquallyAlongItsWayLeavesNoTail) {
   SimOutcome o = run_yaml(yaml);
   EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
 }
+
+// rc0's host DMA engine pushes 1 MiB to gpu0 over one Gen4 x16 link of 1 us flight whose
+// UpdateFC latency is 100 ns; default credits: 2048 posted data credits, 128 MWrs of 256 B.
+// A MWr's credits are back 9.851 (its 280 B on the wire) + 1000 (flight) + 0 (the GPU takes
+// it as its tail arrives) + 100 + 1000 (the UpdateFC and its flight) = 2109.851 ns after it
+// starts: 128 x 256 B per round trip is 15.53 GB/s, under the link's 26 GB/s. The packet
+// model ends the copy at 67.7 us; the fluid, which does not represent the loop, at the
+// link's rate (41.4 us), and says so. With 8192 credits (512 MWrs, 62 GB/s) it binds nothing.
+std::string long_link_push(const std::string& credits) {
+  return "platform:\n"
+         "  nodes:\n"
+         "    - {name: rc0, type: root_complex}\n"
+         "    - {name: gpu0, type: gpu, h2d_mode: push}\n"
+         "  links:\n"
+         "    - {up: rc0, down: gpu0, gen: 4, width: 16, latency_ns: 1000, fc_latency_ns: 100" + credits + "}\n"
+         "sim: {fidelity: flow}\n"
+         "apps:\n"
+         "  - {name: w, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 1MiB}, count: 1}\n";
+}
+
+TEST(FlowArbitration, CreditsThatBoundACopyAloneAreNamed) {
+  SimOutcome o = run_yaml(long_link_push(""));
+  EXPECT_EQ(notes_at(o, "rc0->gpu0"),
+            (std::vector<std::string>{"credits that carry less per round trip than the copy could move alone"}));
+  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"w"}));
+}
+
+TEST(FlowArbitration, CreditsThatCarryMoreThanTheLinkAreNotNamed) {
+  SimOutcome o = run_yaml(long_link_push(", credits: {ph: 512, pd: 8192}"));
+  EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
+}

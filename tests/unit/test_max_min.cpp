@@ -184,4 +184,44 @@ TEST(FlowNetwork, WritePlan) {
   EXPECT_EQ(request_tlps(FabricParams{}, true, 1000), 2u);  // 512-B MRds
 }
 
+// A receiver's credits carry at most its window per round trip (flow_network.h,
+// credit_loop_cap()). One link, 2 B/ns, 100 ns flight, an endpoint at the end; credits come
+// back 50 ns after the buffer frees. A 256-B MWr (24 B overhead) serialises in 140 ns, so a
+// TLP's credits are back 140 + 100 + 50 = 290 ns after it starts. The link carries
+// 2 x 256 / 280 = 1.829 B/ns of payload.
+TEST(FlowNetwork, CreditsThatBindACopyAloneAreFound) {
+  const auto one_link = [](double posted_tlps) {
+    Network n;
+    const int a = n.add_node({}), b = n.add_node({});
+    Edge e;
+    e.from = a, e.to = b;
+    e.bytes_per_ns = 2;
+    e.propagation_ns = 100;
+    e.overhead = {24, 24, 20, 20};
+    e.credit_tlps = {posted_tlps, kUnbounded, kUnbounded};
+    e.credit_return_ns = 50;
+    n.add_edge(e);
+    return n;
+  };
+  TransferSpec t;
+  t.requester = 0;
+  t.remote = 1;
+  t.bytes = 1 << 20;
+  // Four TLPs per 290 ns (3.531 B/ns) is more than the link: left out (no cap).
+  const TransferPlan four = plan_transfer(one_link(4), FabricParams{}, t);
+  EXPECT_DOUBLE_EQ(credit_loop_cap(one_link(4), 0, 0, TlpType::MWr, 256, 256), 4 * 256 / 290.0);
+  EXPECT_EQ(four.flow.cap, kUnbounded);
+  EXPECT_TRUE(four.credit_loops.empty());
+  // One TLP per 290 ns (0.883 B/ns) is less: it binds, and the plan says where (the fluid
+  // does not represent it: no cap, the fidelity watch names it).
+  const TransferPlan one = plan_transfer(one_link(1), FabricParams{}, t);
+  EXPECT_EQ(one.flow.cap, kUnbounded);
+  ASSERT_EQ(one.credit_loops.size(), 1u);
+  EXPECT_EQ(one.credit_loops[0].edge, 0);
+  EXPECT_FALSE(one.credit_loops[0].request);
+  EXPECT_DOUBLE_EQ(one.credit_loops[0].rate, 256 / 290.0);
+  // Infinite credits: no loop.
+  EXPECT_TRUE(plan_transfer(one_link(kUnbounded), FabricParams{}, t).credit_loops.empty());
+}
+
 }  // namespace

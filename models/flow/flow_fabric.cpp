@@ -56,8 +56,17 @@ void FlowFabric::start(Copy c) {
   if (c.rate_GBps > 0) m.plan.flow.cap = std::min(m.plan.flow.cap, c.rate_GBps);
   m.plan.flow.tc = c.tc;
   const double volume = static_cast<double>(c.spec.bytes);
+  // A read's engine is free for its next command once it has issued its last request
+  // (models/pcie/dma_engine.h): no sooner than its tags let it (when no more than its tag
+  // window, tags x MRRS, is still to come) and, paced, than its pace does (bytes / pace
+  // after its start).
+  flow::Release release;
+  if (c.spec.read) {
+    release.left = static_cast<double>(c.spec.tags) * params_.mrrs;
+    release.not_before_ns = now_ns() + (c.rate_GBps > 0 ? volume / c.rate_GBps : 0.0);
+  }
   m.copy = std::move(c);
-  const int id = sched_.add(now_ns(), volume, m.plan.flow);
+  const int id = sched_.add(now_ns(), volume, m.plan.flow, release);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
   flow_of_transfer_[moved.copy.transfer] = id;
   if (watching_) {
@@ -141,6 +150,12 @@ void FlowFabric::wake() {
     const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(tail_ns(m.plan, sched_.finished_rates()[k]) * 1000.0));
     due_.emplace(at, Due{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read});
     due_event_.notify(after_ps(at));
+    if (m.copy.sent && !m.released) m.copy.sent();
+    if (m.copy.tags_back) m.copy.tags_back();
+  }
+  for (const int id : std::vector<int>(sched_.released())) {  // (a copy started in sent() adds flows)
+    Moving& m = moving_.at(id);
+    m.released = true;
     if (m.copy.sent) m.copy.sent();
   }
   if (!done.empty()) settle_event_.notify(sc_core::SC_ZERO_TIME);
@@ -264,13 +279,15 @@ void FlowFabric::take_away_warmup() {
 
 void FlowEngine::submit(CopyCommand c) {
   pending_.push_back(std::move(c));
-  if (!busy_) start_next();
+  start_next();
 }
 
 // Opens the transfer and reports the start as DmaEngine::start_next does.
 void FlowEngine::start_next() {
-  busy_ = !pending_.empty();
-  if (!busy_) return;
+  if (busy_ || pending_.empty()) return;
+  const bool read = pending_.front().kind == CopyKind::Read;
+  if (read && reading_) return;  // behind the earlier read's data
+  busy_ = true;
   CopyCommand c = std::move(pending_.front());
   pending_.pop_front();
   TransferTracker& t = fabric_.tracker();
@@ -287,7 +304,17 @@ void FlowEngine::start_next() {
   copy.spec.first_slot = slot_;
   copy.tc = c.tc;
   copy.rate_GBps = c.rate_GBps;
-  copy.sent = [this] { start_next(); };
+  copy.sent = [this] {
+    busy_ = false;
+    start_next();
+  };
+  if (read) {
+    reading_ = true;
+    copy.tags_back = [this] {
+      reading_ = false;
+      start_next();
+    };
+  }
   fabric_.start(std::move(copy));
 }
 

@@ -48,11 +48,15 @@ class FlowFabric : public sc_core::sc_module {
     double rate_GBps = 0;        // a paced copy's own limit (CopyCommand::rate_GBps), 0 = none
     uint64_t transfer = 0;       // TransferTracker id
     uint32_t flow_id = 0;        // the app or device it is for (CopyCommand::flow_id)
-    std::function<void()> sent;  // its data has all left: the engine may take its next command
+    std::function<void()> sent;  // the engine may take its next command (FlowEngine)
+    // A read's data has all arrived: its tags are all back (after sent(), which a read
+    // gets when it has issued its last request).
+    std::function<void()> tags_back;
   };
   void start(Copy c);  // now
 
   int node_of_endpoint(int k) const { return node_of_endpoint_.at(k); }
+  const flow::FabricParams& params() const { return params_; }
   TransferTracker& tracker() { return tracker_; }
   // Link statistics in the packet model's terms: payload and wire bytes (the TLPs the packet
   // model would send), busy time (the fluid's, within the run), bytes per VC; no TLPs,
@@ -79,6 +83,7 @@ class FlowFabric : public sc_core::sc_module {
   struct Moving {
     Copy copy;
     flow::TransferPlan plan;
+    bool released = false;  // its engine has been told it may start its next command
   };
   struct Due {
     uint64_t transfer = 0, bytes = 0;
@@ -119,9 +124,14 @@ class FlowFabric : public sc_core::sc_module {
   ProgressGuard wake_guard_, deliver_guard_;
 };
 
-// One copy engine in the flow-level mode: commands in order, one at a time; the next
-// starts when the current one's data has been sent, as a DMA engine starts the next when
-// it has issued the last request (models/pcie/dma_engine.h).
+// One copy engine in the flow-level mode: commands in order; the next starts when the
+// current one's data has been sent (a write) or its last request issued (a read: when only
+// its tag window is still to come), as a DMA engine starts the next when it has issued the
+// last request (models/pcie/dma_engine.h). A read that follows a read starts when the
+// first one's fluid has gone: the completer serves requests in order, so its data follows
+// the first one's (the first one's latency is counted after its fluid, the second one's
+// after its start: the two overlap as in the packet model, where the second one's requests
+// go out while the first one's data arrives).
 class FlowEngine : public CopyExecutor {
  public:
   // `slot`: the engine's requester slot at its node's egress (docs/config.md "Port arbiter").
@@ -133,7 +143,8 @@ class FlowEngine : public CopyExecutor {
   FlowFabric& fabric_;
   int node_, slot_, tags_;
   std::deque<CopyCommand> pending_;
-  bool busy_ = false;
+  bool busy_ = false;     // a command is issuing
+  bool reading_ = false;  // a read's data is still to come
 };
 
 }  // namespace arbsim

@@ -39,7 +39,7 @@ void Scheduler::move_to(double now_ns) {
   now_ = now_ns;
 }
 
-int Scheduler::add(double now_ns, double volume, FlowSpec spec) {
+int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release) {
   check_flow(spec, capacity_.size());
   move_to(now_ns);
   int slot;
@@ -54,6 +54,8 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec) {
   f = Running{};
   f.id = next_id_++;
   f.volume = f.left = std::max(0.0, volume);
+  f.release = release;
+  f.release.left = release.left > 0 ? std::min(release.left, f.volume) : 0.0;
   f.since = now_;
   f.spec = std::move(spec);
   f.hash = spec_hash(f.spec);
@@ -78,6 +80,14 @@ std::vector<int> Scheduler::advance(double now_ns) {
     done_.erase(done_.top());
   }
   std::sort(done.begin(), done.end(), [&](int a, int b) { return slots_[a].id < slots_[b].id; });
+  released_.clear();
+  while (!release_.empty() && release_.top_key() <= now_) {
+    Running& f = slots_[static_cast<std::size_t>(release_.top())];
+    f.released = true;
+    release_.erase(release_.top());
+    if (std::find(done.begin(), done.end(), slot_of_.at(f.id)) == done.end()) released_.push_back(f.id);
+  }
+  std::sort(released_.begin(), released_.end());
   finished_rates_.clear();
   std::vector<int> ids;
   for (int slot : done) {
@@ -99,6 +109,7 @@ void Scheduler::retire(int slot) {
   }
   finish_.erase(slot);
   done_.erase(slot);
+  release_.erase(slot);
   slot_of_.erase(f.id);
   f.id = -1;
   f.spec.path.clear();
@@ -108,7 +119,9 @@ void Scheduler::retire(int slot) {
 
 double Scheduler::next_finish_ns() const {
   settle();
-  return finish_.empty() ? kUnbounded : std::max(now_, finish_.top_key());
+  double next = finish_.empty() ? kUnbounded : finish_.top_key();
+  if (!release_.empty()) next = std::min(next, release_.top_key());
+  return next == kUnbounded ? kUnbounded : std::max(now_, next);
 }
 
 double Scheduler::rate(int id) const {
@@ -193,6 +206,15 @@ void Scheduler::keyed(int slot) const {
   }
   finish_.set(slot, runs_out);
   done_.set(slot, done);
+  if (f.release.left > 0 && !f.released) release_.set(slot, released_at(f));
+}
+
+// When flow f has no more than its release left, at its current rate.
+double Scheduler::released_at(const Running& f) {
+  double at = kUnbounded;
+  if (f.left <= f.release.left || f.rate == kUnbounded) at = f.since;
+  else if (f.rate > 0) at = f.since + (f.left - f.release.left) / f.rate;
+  return std::max(at, f.release.not_before_ns);
 }
 
 void Scheduler::set_rate(int slot, double rate) const {

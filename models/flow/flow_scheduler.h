@@ -29,6 +29,13 @@
 
 namespace arbsim::flow {
 
+// When a flow counts as released (Scheduler::add()): once no more than `left` bytes are left
+// (0: at its end), and not before `not_before_ns`.
+struct Release {
+  double left = 0;
+  double not_before_ns = 0;
+};
+
 class Scheduler {
  public:
   // Without `arbitration` (or with an empty one) every edge shares flat max-min per flow;
@@ -47,9 +54,14 @@ class Scheduler {
   const std::vector<double>& finished_rates() const { return finished_rates_; }
   // A flow of `volume` bytes starts at `now_ns` (call advance(now_ns) first, so flows that
   // finish by then do not share the new rates). Returns its id. Throws
-  // std::invalid_argument on a spec arbitrated_rates() refuses.
-  int add(double now_ns, double volume, FlowSpec spec);
-  double next_finish_ns() const;  // when the next flow runs out; kUnbounded when none runs
+  // std::invalid_argument on a spec arbitrated_rates() refuses. With a `release` (left > 0) it
+  // is released before its end, as that says (a read's engine has issued its last request when
+  // only its tag window is still to come): advance() reports that in released().
+  int add(double now_ns, double volume, FlowSpec spec, Release release = {});
+  // When the next flow runs out or is released; kUnbounded when nothing is due.
+  double next_finish_ns() const;
+  // The flows the last advance() released and did not remove (ascending ids).
+  const std::vector<int>& released() const { return released_; }
   // Reprograms edge `edge`'s TC/VC map from `now_ns` on (a driver policy's remap); reshare()
   // then recomputes the rates (once for all the edges a remap changes).
   void set_tc_map(double now_ns, int edge, const std::array<uint8_t, 8>& tc_to_vc);
@@ -101,6 +113,8 @@ class Scheduler {
     // New since the last computation, with a spec no earlier flow had (hash): a computation
     // it is in cannot have been made before.
     bool fresh = true;
+    Release release;  // when it is released (left 0: at its end)
+    bool released = false;
   };
   void move_to(double now_ns);
   Running& at(int id);
@@ -113,6 +127,7 @@ class Scheduler {
   void set_rate(int slot, double rate) const;
   void rebase(Running& f, double now_ns) const;
   void keyed(int slot) const;
+  static double released_at(const Running& f);
   std::vector<int> component() const;
   bool can_bind(int edge) const;
   bool queues(int edge) const;
@@ -129,8 +144,9 @@ class Scheduler {
   std::unordered_map<int, int> slot_of_;
   std::vector<std::vector<int>> on_edge_;  // [edge] slots of the running flows crossing it
   mutable std::vector<double> busy_;       // [edge] ns, up to each crossing flow's `since`
-  // Finish times: when a flow's bytes run out, and when it first counts as done (advance()).
-  mutable IndexedHeap finish_, done_;
+  // Finish times: when a flow's bytes run out, and when it first counts as done (advance());
+  // release times of the flows with a release still to come.
+  mutable IndexedHeap finish_, done_, release_;
   // Edges a start, an end or a reshare touched since the last recomputation.
   mutable std::vector<int> pending_;
   mutable bool pending_all_ = false;
@@ -157,6 +173,7 @@ class Scheduler {
   std::unordered_set<uint64_t> specs_seen_;
   mutable ArbitratedRates flat_;  // flat max-min's rates, as the solver gives its own
   std::vector<double> finished_rates_;
+  std::vector<int> released_;
 };
 
 }  // namespace arbsim::flow

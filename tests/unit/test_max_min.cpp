@@ -139,6 +139,27 @@ TEST(Scheduler, LateArrivalSharesFromItsStart) {
   EXPECT_EQ(s.advance(1750), std::vector<int>{a});
 }
 
+// A flow released before its end (a read whose engine has issued its last request): 12000
+// bytes alone at 8 B/ns, released when 4000 are left, at (12000 - 4000) / 8 = 1000 ns, and
+// not before `not_before_ns` where that is later; it runs on to its end at 1500 ns.
+TEST(Scheduler, ReleasedWhenWhatIsLeftIsItsWindow) {
+  Scheduler s({8});
+  const int a = s.add(0, 12000, over({0}), Release{4000, 0});
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 1000);
+  EXPECT_TRUE(s.advance(1000).empty());
+  EXPECT_EQ(s.released(), std::vector<int>{a});
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 1500);
+  EXPECT_TRUE(s.advance(1200).empty());
+  EXPECT_TRUE(s.released().empty());  // once
+  EXPECT_EQ(s.advance(1500), std::vector<int>{a});
+
+  Scheduler paced({8});
+  const int b = paced.add(0, 12000, over({0}), Release{4000, 1300});
+  EXPECT_DOUBLE_EQ(paced.next_finish_ns(), 1300);
+  EXPECT_TRUE(paced.advance(1300).empty());
+  EXPECT_EQ(paced.released(), std::vector<int>{b});
+}
+
 // Two links (1 B/ns, 10 ns propagation, 24 B MWr overhead) through one node of 100 ns.
 // A 256-B MWr serialises in 280 ns. Cut-through: the head reaches the node at 10, leaves
 // at 110, but the tail (in at 290) bounds the second link's end: max(110 + 280, 290) =

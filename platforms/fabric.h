@@ -98,6 +98,8 @@ class Fabric {
   virtual uint64_t sent_bytes(uint64_t transfer) const = 0;
   // TLPs forwarded over links so far (0 where there are no TLPs).
   virtual uint64_t tlp_hops() const = 0;
+  // Whether it moves TLPs, whose ages the liveness check reads (results.json run_checks).
+  virtual bool moves_tlps() const { return true; }
   // What this fidelity could not represent (complete after finish(): the flow fabric adds
   // what its fidelity watch saw).
   virtual const std::vector<FidelityNote>& fidelity_notes() const = 0;

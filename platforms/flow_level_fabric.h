@@ -26,6 +26,7 @@ class FlowLevelFabric : public Fabric {
   std::optional<std::string> vc_arbiter(int) const override { return std::nullopt; }
   uint64_t sent_bytes(uint64_t transfer) const override { return fabric_->sent_bytes(transfer); }
   uint64_t tlp_hops() const override { return 0; }
+  bool moves_tlps() const override { return false; }
   const std::vector<FidelityNote>& fidelity_notes() const override { return notes_; }
   std::vector<std::string> waiting() const override { return {}; }
   // The fluid has no per-port state to trace: the VCD gets the GPUs' states alone, and the

@@ -4,13 +4,17 @@ namespace arbsim {
 
 BatchApp::BatchApp(sc_core::sc_module_name name, const AppSetup& setup, const BatchParams& p, Driver& driver,
                    BatchRuntime& runtime, BatchProgram program)
-    : App(name, setup, driver), p_(p), runtime_(runtime), program_(std::move(program)) {}
+    : App(name, setup, driver), p_(p), runtime_(runtime), program_(std::move(program)) {
+  for (std::vector<BatchStreamOp>& batch : program_.batches)  // its copies are this app's
+    for (BatchStreamOp& op : batch) op.flow_id = setup.flow_id;
+}
 
 // Back to back (period 0): the next run is issued when one completes; else one per period.
 void BatchApp::on_wake() {
   if (p_.count > 0 && issued_ >= p_.count) return finish();
   if (past_deadline()) return finish();
   issue();
+  if (p_.count > 0 && issued_ >= p_.count) return finish();  // no timer a period past the last run
   if (p_.period_ns > 0) wake_at(sc_core::sc_time(p_.period_ns, sc_core::SC_NS));
 }
 

@@ -34,7 +34,8 @@ void PeriodicApp::apply_share(double pct) {
   else if (loop_->target() == ShareTarget::Sm) driver_.gpu(setup_.gpu).set_sm_share(owner_, pct / 100.0);
 }
 
-// A release: the next one is due a period later while the task has jobs left.
+// A release: the next one is due a period later while the task has jobs left (after a
+// count's last, none: no timer keeps the run going a period past the last job).
 void PeriodicApp::on_wake() {
   const bool more = p_.count > 0 ? released_ < p_.count : !past_deadline();
   if (!more) {
@@ -43,7 +44,7 @@ void PeriodicApp::on_wake() {
   }
   ++released_;
   pending_.push_back(sc_core::sc_time_stamp());
-  wake_at(ns(p_.period_ns));
+  if (p_.count == 0 || released_ < p_.count) wake_at(ns(p_.period_ns));
   if (!busy_) start_job();
 }
 

@@ -15,12 +15,15 @@ uint64_t StreamApp::next_size() {
   return p_.size_min + rng_() % (p_.size_max - p_.size_min + 1);
 }
 
-// Back to back: keep `depth` commands queued. At a rate: one command per size/rate.
+// Back to back: keep `depth` commands queued. At a rate: one command per size/rate, and no
+// timer after the last (it would keep the run going a period past all its traffic:
+// sim_time_ns, and every utilization over it, are the traffic's).
 void StreamApp::on_wake() {
   if (p_.rate_GBps > 0) {
     if (!may_issue()) return finish();
     const uint64_t size = next_size();
     issue_one(size);
+    if (p_.count > 0 && issued_ >= p_.count) return finish();
     wake_at(ns(static_cast<double>(size) / p_.rate_GBps));
     return;
   }

@@ -216,7 +216,7 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
     if (series->stopped_at_ns() >= 0) o.results["series"]["stopped_at_ns"] = series->stopped_at_ns();
   }
   log_detections(o.results);
-  if (o.results["run_checks"]["tlp_age_exceeded"].get<bool>())
+  if (o.results["run_checks"]["tlp_age_exceeded"] == true)
     log()->warn("a TLP was {} ns old, beyond sim.tlp_age_limit_ns ({} ns): starvation (see arbiters[].never_granted "
                 "and max_head_wait_ns) or a stalled port", o.results["run_checks"]["oldest_tlp_ns"].get<double>(),
                 age_limit_ns);

@@ -21,6 +21,7 @@ struct BatchStreamOp {
   int host = -1;                 // host memory (root-complex ordinal); -1 = the GPU's own
   int peer = -1;                 // P2P: the destination GPU's number
   bool staged = false;           // P2P across PCIe domains: through `host` memory (§3.2, case 2)
+  uint32_t flow_id = 0;          // the app it is for: its copies' flow id (CopyCommand::flow_id)
 };
 
 // Staged copies (staged_copy.h) move through `staging_buffers` buffers of this many bytes.

@@ -121,7 +121,7 @@ void BatchRuntime::start_copy(int i) {
   const std::vector<double>& pace = b.result.predicted.streams[i].part_pace;
   const double rate = b.method == BatchMethod::BandwidthAllocation && !pace.empty() ? pace.front() : 0;
   if (op.staged) {
-    StagedCopySpec s{op.gpu, op.peer, op.host, op.bytes, kStagingChunkBytes, kStagingBuffers, rate};
+    StagedCopySpec s{op.gpu, op.peer, op.host, op.bytes, kStagingChunkBytes, kStagingBuffers, rate, op.flow_id};
     b.staged[i] = std::make_unique<StagedCopy>(driver_, s, [this, i] { copy_done(i); });
     return b.staged[i]->start();
   }
@@ -132,6 +132,7 @@ void BatchRuntime::start_copy(int i) {
   r.bytes = op.bytes;
   r.host = op.host;
   r.rate_GBps = rate;
+  r.flow_id = op.flow_id;
   driver_.memcpy(r, [this, i] { copy_done(i); });
 }
 

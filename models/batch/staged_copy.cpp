@@ -31,6 +31,7 @@ void StagedCopy::copy_chunk(CopyDir dir, int gpu, uint64_t k, std::function<void
   r.host = spec_.host;
   r.bytes = chunk_bytes(k);
   r.rate_GBps = spec_.rate_GBps;
+  r.flow_id = spec_.flow_id;
   driver_.memcpy(r, std::move(done));
 }
 

@@ -19,6 +19,7 @@ struct StagedCopySpec {
   uint64_t chunk = 0;       // bytes per staging buffer
   int buffers = 2;
   double rate_GBps = 0;     // pace both stages (bandwidth allocation's share); 0 = none
+  uint32_t flow_id = 0;     // the app it is for (CopyCommand::flow_id)
 };
 
 class StagedCopy {

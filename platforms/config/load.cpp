@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include "platforms/config/config.h"
 #include "platforms/config/parse.h"
@@ -145,9 +146,15 @@ std::string include_platform(YAML::Node root, const std::string& path, const std
                               : why.empty()                    ? "is not a regular file"
                                                                : "cannot be read: " + why));
   YAML::Node loaded = load_file(file);
-  if (map_include)
-    for (const auto& kv : p)
+  if (map_include) {
+    std::set<std::string> seen;  // (yaml-cpp keeps both copies of a repeated key: Reader::allow())
+    for (const auto& kv : p) {
+      if (!seen.insert(kv.first.Scalar()).second)
+        throw ConfigError(path + ":" + std::to_string(kv.first.Mark().line + 1) + ": platform." + kv.first.Scalar() +
+                          ": key given twice in one map");
       if (kv.first.Scalar() != "include") loaded[kv.first.Scalar()] = unmarked(kv.second);  // no line of the wrong file
+    }
+  }
   root["platform"] = loaded;
   return file;
 }
@@ -192,6 +199,10 @@ void resolve_workloads(YAML::Node root, const std::string& base_dir, const std::
     const fs::path file = find_workload(base_dir, name);
     if (file.empty()) r.fail("workload", "no workload '" + name + "' in workloads/ or ../workloads/");
     merge_workload(app, file);
+    // Resolved: the app now holds the workload's keys. The effective config (written beside
+    // the results, run again from there) must not look for the file again.
+    YAML::Node resolved = app;
+    resolved.remove("workload");
   }
 }
 

@@ -135,13 +135,34 @@ std::vector<Reader> Reader::list(const std::string& key) const {
   return out;
 }
 
+// An integer as written in decimal: yaml-cpp reads 010 as octal 8 and 0x10 as 16, where
+// the same digits as a size are 10 bytes and 08 is an error; one reading for every key.
+static bool decimal_integer(const YAML::Node& v) {
+  const std::string& t = v.Scalar();
+  std::size_t i = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
+  if (i == t.size() || (t[i] == '0' && i + 1 < t.size())) return false;
+  for (; i < t.size(); ++i)
+    if (t[i] < '0' || t[i] > '9') return false;
+  return true;
+}
+
 template <class T>
 T Reader::convert(const std::string& key, const YAML::Node& v) const {
   try {
     if constexpr (std::is_same_v<T, std::vector<int>>) {
       if (!v.IsSequence()) throw YAML::Exception(YAML::Mark(), "");
+      for (const YAML::Node& x : v)
+        if (!x.IsScalar() || !decimal_integer(x)) throw YAML::Exception(YAML::Mark(), "");
     } else if (!v.IsScalar()) {
       throw YAML::Exception(YAML::Mark(), "");
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (!decimal_integer(v)) {
+        const std::string& t = v.Scalar();
+        const std::size_t d = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
+        if (d + 1 < t.size() && t[d] == '0')  // 010, 0x10: read as octal or hex by YAML, not by us
+          fail(key, "expected an integer in decimal digits (no leading zero, no 0x), got " + scalar_text(v));
+        throw YAML::Exception(YAML::Mark(), "");
+      }
     }
     return v.as<T>();
   } catch (const YAML::Exception&) {

@@ -59,9 +59,15 @@ void check_arbitration(const PlatformCfg& pf, const Topology& topo) {
       std::string why = check_arbiter(a.vc, l.vcs);
       if (why.empty()) why = check_arbiter(a.port, slots);
       if (why.empty()) continue;
-      l.origin.fail(up ? "arbitration_up" : "arbitration_down",
-                    "bad arbiter at '" + pf.nodes[sender].name + "' egress: " + why + " (VC arbiter over " +
-                        std::to_string(l.vcs) + " VCs, port arbiter over " + std::to_string(slots) + " requesters)");
+      // Named where it was written: the link's own key, else the sending node's
+      // `arbitration`, else the platform's (the link only inherits it).
+      const std::string what = "bad arbiter at '" + pf.nodes[sender].name + "' egress toward '" +
+                               (up ? l.up : l.down) + "': " + why + " (VC arbiter over " + std::to_string(l.vcs) +
+                               " VCs, port arbiter over " + std::to_string(slots) + " requesters)";
+      const NodeCfg& from = pf.nodes[static_cast<std::size_t>(sender)];
+      if (up ? l.arb_up.has_value() : l.arb_down.has_value()) l.origin.fail(up ? "arbitration_up" : "arbitration_down", what);
+      if (from.arbitration) from.origin.fail("arbitration", what);
+      pf.origin.fail("arbitration", what);
     }
 }
 

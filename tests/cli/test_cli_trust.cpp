@@ -231,3 +231,74 @@ TEST_F(Cli, FlowModeWarnsOfWhatItLeavesOut) {
 }
 
 }  // namespace
+
+// ---- Found by trying the tool as a user (session of 2026-11-25) -------------------------
+
+// A key given twice in `platform: {include: ...}` was taken silently (the first include, the
+// last mps), where every other map refuses it.
+TEST_F(Cli, AKeyGivenTwiceInAnIncludeMapIsRefused) {
+  const std::string cfg = write("c.yaml", "platform: {include: " + kFig2 + ", mps: 512, mps: 256}\napps:\n" + kOneStream);
+  expect_bad_input(cfg, {"c.yaml:1:", "platform.mps", "key given twice"});
+}
+
+// config.effective.yaml is itself a config that reproduces the run: an app's `workload:`
+// is resolved into its keys there, not looked up again beside the output directory.
+TEST_F(Cli, TheEffectiveConfigOfAWorkloadRunsAgain) {
+  write("workloads/x.yaml", "name: x\nh2d_bytes: 64KiB\nkernel_ns: 10000\n");
+  const std::string cfg = write("c.yaml", "platform: " + kFig2 +
+                                              "\napps:\n  - {name: w, type: copy_exec, gpu: gpu0, workload: x, iterations: 2}\n");
+  ASSERT_EQ(run({"run", cfg, "--out", "a"}).code, 0);
+  const Result again = run({"run", (dir_ / "a" / "config.effective.yaml").string(), "--out", "b"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(slurp(dir_ / "a" / "results.json"), slurp(dir_ / "b" / "results.json"));
+}
+
+// The flow mode has no TLPs: the liveness check is not made, and says so (null) instead of
+// reporting a pass (a copy starved by strict priority for the whole run used to show
+// tlp_age_exceeded: false there, and true in the packet model).
+TEST_F(Cli, TheFlowModeDoesNotPassALivenessCheckItCannotMake) {
+  const std::string cfg = write("c.yaml", small_config("  - {name: s, type: stream, gpu: gpu0, size: {fixed: 64KiB}, count: 2}\n"));
+  ASSERT_EQ(run({"run", cfg, "--fidelity", "flow", "--out", "f"}).code, 0);
+  ASSERT_EQ(run({"run", cfg, "--out", "p"}).code, 0);
+  const json f = json::parse(slurp(dir_ / "f" / "results.json"))["run_checks"];
+  const json p = json::parse(slurp(dir_ / "p" / "results.json"))["run_checks"];
+  EXPECT_TRUE(f["tlp_age_exceeded"].is_null()) << f.dump();
+  EXPECT_TRUE(f["oldest_tlp_ns"].is_null()) << f.dump();
+  EXPECT_TRUE(p["tlp_age_exceeded"].is_boolean()) << p.dump();
+}
+
+// A batch app's copies carry its name: a fidelity note that concerns them names it (they
+// were '' before).
+TEST_F(Cli, ABatchAppIsNamedInTheNotes) {
+  const std::string cfg = write("c.yaml",
+                                "platform:\n  defaults: {link: {gen: 3, width: 16}}\n"
+                                "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch},\n"
+                                "          {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
+                                "  links: [{up: rc0, down: sw0}, {up: sw0, down: gpu0}, {up: sw0, down: gpu1}]\n"
+                                "apps:\n"
+                                "  - {name: bat, type: batch, count: 1, streams: [{gpu: gpu0, direction: h2d, bytes: 64KiB}]}\n"
+                                "  - {name: big, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 4MiB}, count: 1}\n");
+  ASSERT_EQ(run({"run", cfg, "--fidelity", "flow", "--out", "f"}).code, 0);
+  const json notes = json::parse(slurp(dir_ / "f" / "results.json"))["fidelity_notes"];
+  ASSERT_FALSE(notes.empty());
+  for (const json& n : notes)
+    for (const json& a : n["apps"]) EXPECT_NE(a.get<std::string>(), "") << n.dump();
+  EXPECT_EQ(notes[0]["apps"], json::array({"bat", "big"}));
+}
+
+// A paced stream, a periodic task and a batch app with a period and a count kept a timer
+// a period past their last work, and the run went on with it: one 64 KiB copy at 0.1 GB/s,
+// done at 2.6 us, gave sim_time_ns 655,360 and a link utilization of 0.004 (about 1 over
+// the copy). The run now ends with its traffic.
+TEST_F(Cli, APacedStreamEndsTheRunWithItsLastCopy) {
+  const std::string cfg =
+      write("c.yaml", small_config("  - {name: s, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 64KiB}, count: 1, "
+                                   "rate_GBps: 0.1}\n  - {name: p, type: periodic, gpu: gpu1, period_ns: 1ms, count: 2, "
+                                   "h2d_bytes: 4KiB, kernel_ns: 1000}\n"));
+  ASSERT_EQ(run({"run", cfg, "--out", "o"}).code, 0);
+  const json r = json::parse(slurp(dir_ / "o" / "results.json"));
+  double last = 0;
+  for (const json& a : r["apps"]) last = std::max(last, a["last_done_ns"].get<double>());
+  EXPECT_DOUBLE_EQ(r["sim_time_ns"].get<double>(), last) << r["apps"].dump();
+  EXPECT_LT(last, 1.1e6);  // the second job, released at 1 ms, and nothing a period on
+}

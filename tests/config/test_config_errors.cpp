@@ -46,6 +46,25 @@ TEST(ConfigErrors, WrongType) {
             "bad.yaml:10: apps[0].count: expected an integer, got 'two'");
 }
 
+// YAML reads 010 as octal 8 and 0x10 as 16 where a size reads 010 as 10 bytes: one
+// reading, decimal, so a leading zero is refused rather than read two ways.
+TEST(ConfigErrors, AnIntegerWithALeadingZeroIsRefused) {
+  EXPECT_EQ(error_of(replace(kBase, "count: 2}", "count: 010}")),
+            "bad.yaml:10: apps[0].count: expected an integer in decimal digits (no leading zero, no 0x), got '010'");
+  EXPECT_EQ(error_of(replace(kBase, "count: 2}", "count: 0x10}")),
+            "bad.yaml:10: apps[0].count: expected an integer in decimal digits (no leading zero, no 0x), got '0x10'");
+  EXPECT_EQ(error_of(replace(kBase, "count: 2}", "count: 0}")).find("leading zero"), std::string::npos);
+}
+
+// An arbiter a link inherits from its sending node is named where it was written: the
+// node's `arbitration` (sw0 has 3 requesters toward rc0: gpu0's port, and no more, so 2
+// weights over sw0's requesters fail there), not a link key the user never wrote.
+TEST(ConfigErrors, AnInheritedArbiterIsNamedWhereItWasWritten) {
+  const std::string e = error_of(replace(kBase, "{name: sw0, type: switch}",
+                                         "{name: sw0, type: switch, arbitration: {port_arbiter: {type: wrr, weights: [1, 1, 1, 1, 1]}}}"));
+  EXPECT_EQ(e.rfind("bad.yaml:4: platform.nodes[1].arbitration: bad arbiter at 'sw0' egress toward ", 0), 0u) << e;
+}
+
 TEST(ConfigErrors, NegativeSize) {
   EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: -4096")),
             "bad.yaml:10: apps[0].size.fixed: expected a positive byte count (e.g. 4096, 64KiB, 1MiB), got '-4096'");

@@ -52,13 +52,13 @@ SweepLimits limits_of(const SweepArgs& a, const SweepSpec& s, int jobs) {
   if (!timeout.empty()) {
     double ns = 0;
     if (!parse_time_ns(timeout, &ns) || !(ns >= 1e9))
-      throw ConfigError("timeout " + timeout + ": expected a wall time of at least 1 s (e.g. 600s, 10min, 1h)");
+      throw ConfigError("--timeout " + timeout + ": expected a wall time of at least 1 s (e.g. 600s, 10min, 1h)");
     lim.timeout_s = ns / 1e9;
   }
   const std::string memory = !a.mem_limit.empty() ? a.mem_limit : s.memory;
   if (!memory.empty()) {
     if (!parse_bytes(memory, &lim.memory_bytes) || lim.memory_bytes < (64ull << 20))
-      throw ConfigError("memory limit " + memory + ": expected at least 64MiB (e.g. 4GiB)");
+      throw ConfigError("--mem-limit " + memory + ": expected at least 64MiB (e.g. 4GiB)");
     lim.memory_given = true;
   } else if (a.backend == "local") {
     const uint64_t ram = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));

@@ -114,8 +114,15 @@ SweepSpec load_sweep_spec(const std::string& path) {
   if (r.has("limits")) {
     const Reader l = r.map("limits");
     l.allow({"timeout", "memory"});
+    // Checked here, where the file and line are known (limits_of() checks the command line's).
+    double ns = 0;
+    uint64_t bytes = 0;
     if (l.has("timeout")) s.timeout = l.need<std::string>("timeout");
+    if (!s.timeout.empty() && (!parse_time_ns(s.timeout, &ns) || !(ns >= 1e9)))
+      l.fail("timeout", "expected a wall time of at least 1 s (e.g. 600s, 10min, 1h), got '" + s.timeout + "'");
     if (l.has("memory")) s.memory = l.need<std::string>("memory");
+    if (!s.memory.empty() && (!parse_bytes(s.memory, &bytes) || bytes < (64ull << 20)))
+      l.fail("memory", "expected at least 64MiB (e.g. 4GiB), got '" + s.memory + "'");
   }
   read_slurm(r, s.slurm);
   const std::vector<std::string> common = string_list(r, "set");

@@ -201,6 +201,10 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   if (!vcd_path.empty() && !tf && !vcd_closed)  // an unlimited run that ended before the window
     log()->warn("the run ended at {} ns, before --vcd-window's start ({} ns): no VCD is written",
                 sc_core::sc_time_stamp().to_seconds() * 1e9, vcd.from_ns);
+  if (observe.any() && observe.from_ns > 0 &&
+      sc_core::sc_time_stamp().to_seconds() * 1e9 <= observe.from_ns)  // an unlimited run, over before the window
+    log()->warn("the run ended at {} ns, before --trace-window's start ({} ns): nothing is traced or detected",
+                sc_core::sc_time_stamp().to_seconds() * 1e9, observe.from_ns);
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.cpu_seconds = process_cpu_seconds() - cpu0;
   o.end = sc_core::sc_time_stamp();

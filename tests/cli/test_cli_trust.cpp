@@ -302,3 +302,12 @@ TEST_F(Cli, APacedStreamEndsTheRunWithItsLastCopy) {
   EXPECT_DOUBLE_EQ(r["sim_time_ns"].get<double>(), last) << r["apps"].dump();
   EXPECT_LT(last, 1.1e6);  // the second job, released at 1 ms, and nothing a period on
 }
+
+// A trace window past the end of an unlimited run (which --sim-time would have refused at
+// the start) traces nothing: the run says so instead of leaving an empty trace unexplained.
+TEST_F(Cli, ATraceWindowPastTheRunIsNamed) {
+  const std::string cfg = write("c.yaml", small_config(kOneStream));
+  const Result r = run({"run", cfg, "--trace", "t.json", "--trace-window", "1s:2s", "--out", "o"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("before --trace-window's start"), std::string::npos) << r.err;
+}

@@ -181,6 +181,18 @@ TEST_F(Sweep, KilledAndResumedGivesTheOutputsOfAnUninterruptedSweep) {
         << t;
 }
 
+// A spec's limits are checked where the file and line are known (a zero timeout named no
+// file before); the command line's, by their flags.
+TEST_F(Sweep, BadLimitsNameTheSpecOrTheFlag) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1]\nlimits: {timeout: 0}\n");
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out"}), {"spec.yaml:4:", "limits.timeout", "at least 1 s", "'0'"});
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1]\nlimits: {memory: 1MiB}\n");
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out"}), {"spec.yaml:4:", "limits.memory", "64MiB"});
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1]\n");
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--timeout", "0"}), {"--timeout 0"});
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 // The Slurm backend's settings are checked before anything is submitted or written: a bad
 // `slurm:` key in the spec, a bad flag, a Slurm flag without --backend slurm, and no sbatch on
 // PATH are each one error line, exit 2, and no output directory.

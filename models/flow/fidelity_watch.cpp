@@ -130,7 +130,7 @@ void FidelityWatch::examine(int id, Watched& w) {
         holding_back(id, w.flow, request, static_cast<std::size_t>(at - path->begin()), found);
     }
   if (w.flow.window > 0) burst(id, w.flow, found);
-  credit_loops(id, w.flow, found);
+  credit_limited(id, w.flow, found);
   found.insert(found.end(), w.tails.begin(), w.tails.end());
   std::vector<Key>& causes = causes_;  // (the buffers swap: no allocation per examination)
   causes.clear();
@@ -143,9 +143,6 @@ void FidelityWatch::examine(int id, Watched& w) {
   for (const auto& [key, about] : found) concern(key, about, w.flow.owner);
 }
 
-// A sighting concerns the flow causing it (`owner`), the one it affects (`about`), and the
-// flows sharing a saturated link (some flow held there) with that one: it moves at another
-// rate than the fluid's, and so, in turn, do they (a knock-on).
 // The sighting of `key` (an examination's causes come in runs of one key: the last is kept).
 Sighting& FidelityWatch::sighting(const Key& key) {
   if (!last_key_ || *last_key_ != key) {
@@ -156,6 +153,9 @@ Sighting& FidelityWatch::sighting(const Key& key) {
   return *last_seen_;
 }
 
+// A sighting concerns the flow causing it (`owner`), the one it affects (`about`), and the
+// flows sharing a saturated link (some flow held there) with that one: it moves at another
+// rate than the fluid's, and so, in turn, do they (a knock-on).
 void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   Sighting& who = sighting(key);
   who.concerns(owner);
@@ -269,7 +269,7 @@ void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) c
 }
 
 // Flow f's credits bind it alone at each of its credit loops, whatever else runs.
-void FidelityWatch::credit_loops(int id, const WatchFlow& f, std::vector<Cause>& out) {
+void FidelityWatch::credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out) {
   for (const auto& [e, request] : f.credit_loops) out.push_back({{Unrepresented::CreditLoop, e, e}, id});
 }
 

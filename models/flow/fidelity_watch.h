@@ -166,7 +166,7 @@ class FidelityWatch {
   void examine(int id, Watched& w);
   void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, std::vector<Cause>& out) const;
   void burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
-  static void credit_loops(int id, const WatchFlow& f, std::vector<Cause>& out);
+  static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);
   void overtakes(int id, Watched& w);
   void concern(const Key& key, int about, uint32_t owner);
   int looked_up(std::array<int, 8>& vcs, int edge, int tc) const;  // vc_of_, kept in vcs[tc]

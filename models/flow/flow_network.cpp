@@ -50,7 +50,7 @@ void find_credit_loops(const Network& n, uint32_t tlp, TlpType data_type, Transf
   for (const Hop& h : plan.flow.path) {
     const bool request = h.cls == static_cast<int>(CreditClass::NonPosted);
     const double loop = credit_loop_cap(n, h.edge, h.cls, request ? TlpType::MRd : data_type, request ? 0 : tlp, h.tlp);
-    if (loop < alone) plan.credit_loops.push_back({h.edge, request, loop});
+    if (loop < alone) plan.credit_loops.push_back({h.edge, request});
   }
 }
 

@@ -90,7 +90,6 @@ struct TransferSpec {
 struct CreditLoop {
   int edge = 0;
   bool request = false;  // on the request path (a read's MRds), else the data path
-  double rate = 0;       // what the credits carry, in units of the flow's rate per ns
 };
 
 struct TransferPlan {

@@ -81,7 +81,9 @@ std::vector<int> Scheduler::advance(double now_ns) {
   }
   std::sort(done.begin(), done.end(), [&](int a, int b) { return slots_[a].id < slots_[b].id; });
   released_.clear();
-  while (!release_.empty() && release_.top_key() <= now_) {
+  // Due within 1 ps (the kernel's resolution: a wake rounded to the picosecond can fall a
+  // hair short of the key, and would then be asked for again at the same instant).
+  while (!release_.empty() && release_.top_key() <= now_ + 1e-3) {
     Running& f = slots_[static_cast<std::size_t>(release_.top())];
     f.released = true;
     release_.erase(release_.top());

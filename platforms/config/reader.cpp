@@ -135,15 +135,15 @@ std::vector<Reader> Reader::list(const std::string& key) const {
   return out;
 }
 
-// An integer as written in decimal: yaml-cpp reads 010 as octal 8 and 0x10 as 16, where
-// the same digits as a size are 10 bytes and 08 is an error; one reading for every key.
+// Where an integer's digits start (after a sign), and whether it opens with a 0 followed by
+// more: yaml-cpp reads 010 as octal 8 and 0x10 as 16, where the same digits as a size are 10
+// bytes and 08 is an error; integers are read one way, in decimal.
+static std::size_t digits_from(const std::string& t) { return !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0; }
+static bool leading_zero(const std::string& t) { return digits_from(t) + 1 < t.size() && t[digits_from(t)] == '0'; }
 static bool decimal_integer(const YAML::Node& v) {
   const std::string& t = v.Scalar();
-  std::size_t i = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
-  if (i == t.size() || (t[i] == '0' && i + 1 < t.size())) return false;
-  for (; i < t.size(); ++i)
-    if (t[i] < '0' || t[i] > '9') return false;
-  return true;
+  if (digits_from(t) == t.size() || leading_zero(t)) return false;
+  return std::all_of(t.begin() + static_cast<std::ptrdiff_t>(digits_from(t)), t.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 template <class T>
@@ -156,13 +156,9 @@ T Reader::convert(const std::string& key, const YAML::Node& v) const {
     } else if (!v.IsScalar()) {
       throw YAML::Exception(YAML::Mark(), "");
     } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      if (!decimal_integer(v)) {
-        const std::string& t = v.Scalar();
-        const std::size_t d = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
-        if (d + 1 < t.size() && t[d] == '0')  // 010, 0x10: read as octal or hex by YAML, not by us
-          fail(key, "expected an integer in decimal digits (no leading zero, no 0x), got " + scalar_text(v));
-        throw YAML::Exception(YAML::Mark(), "");
-      }
+      if (leading_zero(v.Scalar()))
+        fail(key, "expected an integer in decimal digits (no leading zero, no 0x), got " + scalar_text(v));
+      if (!decimal_integer(v)) throw YAML::Exception(YAML::Mark(), "");
     }
     return v.as<T>();
   } catch (const YAML::Exception&) {

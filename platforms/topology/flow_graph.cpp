@@ -21,7 +21,20 @@ flow::Node node_of(const PlatformCfg& pf, const Site& site) {
   return n;
 }
 
-std::array<double, 3> buffered_tlps(const CreditLimits& c, const PlatformCfg& pf);
+// TLPs of each credit class a receiver's queue of one VC holds at most: its header credits,
+// and its data credits over one TLP's (MWr of MPS, CplD of the completion size; an MRd has
+// no data); infinite credits hold any number.
+std::array<double, 3> buffered_tlps(const CreditLimits& c, const PlatformCfg& pf) {
+  const std::array<int64_t, 3> tlp_data = {credit_cost(TlpType::MWr, static_cast<uint32_t>(pf.mps)).data, 0,
+                                           credit_cost(TlpType::CplD, static_cast<uint32_t>(pf.completion_bytes)).data};
+  std::array<double, 3> out{};
+  for (int k = 0; k < 3; ++k) {
+    double n = c.header[k] < 0 ? flow::kUnbounded : static_cast<double>(c.header[k]);
+    if (c.data[k] >= 0 && tlp_data[k] > 0) n = std::min(n, static_cast<double>(c.data[k] / tlp_data[k]));
+    out[k] = n;
+  }
+  return out;
+}
 
 flow::Edge edge_of(const LinkDir& d, const PlatformCfg& pf) {
   flow::Edge e;
@@ -69,25 +82,6 @@ flow::SharePolicy share_policy(const ArbiterSpec& a) {
   p.guard = a.starvation_threshold;
   return p;
 }
-
-namespace {
-
-// TLPs of each credit class a receiver's queue of one VC holds at most: its header credits,
-// and its data credits over one TLP's (MWr of MPS, CplD of the completion size; an MRd has
-// no data); infinite credits hold any number.
-std::array<double, 3> buffered_tlps(const CreditLimits& c, const PlatformCfg& pf) {
-  const std::array<int64_t, 3> tlp_data = {credit_cost(TlpType::MWr, static_cast<uint32_t>(pf.mps)).data, 0,
-                                           credit_cost(TlpType::CplD, static_cast<uint32_t>(pf.completion_bytes)).data};
-  std::array<double, 3> out{};
-  for (int k = 0; k < 3; ++k) {
-    double n = c.header[k] < 0 ? flow::kUnbounded : static_cast<double>(c.header[k]);
-    if (c.data[k] >= 0 && tlp_data[k] > 0) n = std::min(n, static_cast<double>(c.data[k] / tlp_data[k]));
-    out[k] = n;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::vector<flow::EdgeArbitration> flow_arbitration(const Scenario& s, const std::optional<ArbiterSpec>& vc_arbiter) {
   std::vector<flow::EdgeArbitration> out;

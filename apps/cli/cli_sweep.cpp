@@ -50,15 +50,13 @@ SweepLimits limits_of(const SweepArgs& a, const SweepSpec& s, int jobs) {
   SweepLimits lim;
   const std::string timeout = !a.timeout.empty() ? a.timeout : s.timeout;
   if (!timeout.empty()) {
-    double ns = 0;
-    if (!parse_time_ns(timeout, &ns) || !(ns >= 1e9))
-      throw ConfigError("--timeout " + timeout + ": expected a wall time of at least 1 s (e.g. 600s, 10min, 1h)");
-    lim.timeout_s = ns / 1e9;
+    if (const std::string why = parse_timeout(timeout, &lim.timeout_s); !why.empty())
+      throw ConfigError("--timeout " + timeout + ": " + why);
   }
   const std::string memory = !a.mem_limit.empty() ? a.mem_limit : s.memory;
   if (!memory.empty()) {
-    if (!parse_bytes(memory, &lim.memory_bytes) || lim.memory_bytes < (64ull << 20))
-      throw ConfigError("--mem-limit " + memory + ": expected at least 64MiB (e.g. 4GiB)");
+    if (const std::string why = parse_memory_limit(memory, &lim.memory_bytes); !why.empty())
+      throw ConfigError("--mem-limit " + memory + ": " + why);
     lim.memory_given = true;
   } else if (a.backend == "local") {
     const uint64_t ram = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));

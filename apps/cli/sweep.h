@@ -2,6 +2,7 @@
 // product of `-s` overrides on one base config, run as parallel local processes or as a Slurm
 // job array. docs/sweeps.md.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ struct SweepSpec {
 
 // Reads and expands a spec; throws ConfigError (file, key, line, reason).
 SweepSpec load_sweep_spec(const std::string& path);
+
+// A per-point limit as written (the spec's `limits:` or the command line's flag): into
+// seconds or bytes; "" when it is valid, else what it should be.
+std::string parse_timeout(const std::string& text, double* seconds);
+std::string parse_memory_limit(const std::string& text, uint64_t* bytes);
 
 struct SweepArgs {
   std::string spec, out_dir;

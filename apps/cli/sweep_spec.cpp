@@ -102,6 +102,18 @@ void read_slurm(const Reader& r, SlurmOptions& o) {
 
 }  // namespace
 
+std::string parse_timeout(const std::string& text, double* seconds) {
+  double ns = 0;
+  if (!parse_time_ns(text, &ns) || !(ns >= 1e9)) return "expected a wall time of at least 1 s (e.g. 600s, 10min, 1h)";
+  *seconds = ns / 1e9;
+  return "";
+}
+
+std::string parse_memory_limit(const std::string& text, uint64_t* bytes) {
+  if (!parse_bytes(text, bytes) || *bytes < (64ull << 20)) return "expected at least 64MiB (e.g. 4GiB)";
+  return "";
+}
+
 SweepSpec load_sweep_spec(const std::string& path) {
   YAML::Node root = load_yaml_bounded(read_text_file(path), path);
   if (!root.IsMap()) throw ConfigError(path + ": top level must be a map (base, set, product, runs)");
@@ -115,14 +127,14 @@ SweepSpec load_sweep_spec(const std::string& path) {
     const Reader l = r.map("limits");
     l.allow({"timeout", "memory"});
     // Checked here, where the file and line are known (limits_of() checks the command line's).
-    double ns = 0;
+    double seconds = 0;
     uint64_t bytes = 0;
     if (l.has("timeout")) s.timeout = l.need<std::string>("timeout");
-    if (!s.timeout.empty() && (!parse_time_ns(s.timeout, &ns) || !(ns >= 1e9)))
-      l.fail("timeout", "expected a wall time of at least 1 s (e.g. 600s, 10min, 1h), got '" + s.timeout + "'");
+    if (const std::string why = parse_timeout(s.timeout, &seconds); !s.timeout.empty() && !why.empty())
+      l.fail("timeout", why + ", got '" + s.timeout + "'");
     if (l.has("memory")) s.memory = l.need<std::string>("memory");
-    if (!s.memory.empty() && (!parse_bytes(s.memory, &bytes) || bytes < (64ull << 20)))
-      l.fail("memory", "expected at least 64MiB (e.g. 4GiB), got '" + s.memory + "'");
+    if (const std::string why = parse_memory_limit(s.memory, &bytes); !s.memory.empty() && !why.empty())
+      l.fail("memory", why + ", got '" + s.memory + "'");
   }
   read_slurm(r, s.slurm);
   const std::vector<std::string> common = string_list(r, "set");

@@ -17,24 +17,29 @@ EdgeArbitration fifo() {
   return a;
 }
 
+// Flow 1 over `held_path` (edges 0, 1), held back at edge 1, and flow 2 over `beside_path`
+// (edges 0, 2), owners 1 and 2, started together and looked at `at_ns`; `held` brings any
+// other field of flow 1.
+void start_held_and_beside(FidelityWatch& watch, const std::vector<int>& held_path,
+                           const std::vector<int>& beside_path, WatchFlow held, double at_ns) {
+  held.data_path = &held_path;
+  held.held = {1};
+  held.owner = 1;
+  WatchFlow beside;
+  beside.data_path = &beside_path;
+  beside.owner = 2;
+  watch.add(1, held);
+  watch.add(2, beside);
+  watch.look(at_ns);
+}
+
 class WatchTest : public ::testing::Test {
  protected:
   std::vector<int> to_gpu0{0, 1}, to_gpu1{0, 2};
   FidelityWatch watch{{fifo(), EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
   const FidelityWatch::Key hol{Unrepresented::HeadOfLine, 0, 1};
 
-  void start_both(double at_ns) {
-    WatchFlow held;
-    held.data_path = &to_gpu0;
-    held.held = {1};
-    held.owner = 1;
-    WatchFlow behind;
-    behind.data_path = &to_gpu1;
-    behind.owner = 2;
-    watch.add(1, held);
-    watch.add(2, behind);
-    watch.look(at_ns);
-  }
+  void start_both(double at_ns) { start_held_and_beside(watch, to_gpu0, to_gpu1, WatchFlow{}, at_ns); }
   const Sighting& hol_sighting() const {
     const auto it = watch.sightings().find(hol);
     EXPECT_NE(it, watch.sightings().end());
@@ -143,19 +148,11 @@ bool backpressure_named(bool read, double window_tlps) {
   EdgeArbitration credits;
   credits.buffered[read ? 2 : 0] = 32;
   FidelityWatch watch({credits, EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; });
-  std::vector<int> to_gpu0{0, 1}, to_gpu1{0, 2};
+  const std::vector<int> to_gpu0{0, 1}, to_gpu1{0, 2};
   WatchFlow held;
-  held.data_path = &to_gpu0;
-  held.held = {1};
   held.completions = read;
   held.data_tlps = window_tlps;
-  held.owner = 1;
-  WatchFlow beside;
-  beside.data_path = &to_gpu1;
-  beside.owner = 2;
-  watch.add(1, held);
-  watch.add(2, beside);
-  watch.look(0);
+  start_held_and_beside(watch, to_gpu0, to_gpu1, held, 0);
   return watch.sightings().count({Unrepresented::Backpressure, 0, 1}) > 0;
 }
 

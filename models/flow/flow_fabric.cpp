@@ -53,9 +53,10 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
 void FlowFabric::start(Copy c) {
   Moving m;
   m.plan = flow::plan_transfer(net_, params_, c.spec);
+  flow::pool_overheads(net_, params_, c.spec, m.plan);
   if (c.rate_GBps > 0) m.plan.flow.cap = std::min(m.plan.flow.cap, c.rate_GBps);
   m.plan.flow.tc = c.tc;
-  const double volume = static_cast<double>(c.spec.bytes);
+  const double bytes = static_cast<double>(c.spec.bytes);
   // A read's engine is free for its next command once it has issued its last request
   // (models/pcie/dma_engine.h): no sooner than its tags let it (when no more than its tag
   // window, tags x MRRS, is still to come) and, paced, than its pace does (bytes / pace
@@ -63,10 +64,10 @@ void FlowFabric::start(Copy c) {
   flow::Release release;
   if (c.spec.read) {
     release.left = static_cast<double>(c.spec.tags) * params_.mrrs;
-    release.not_before_ns = now_ns() + (c.rate_GBps > 0 ? volume / c.rate_GBps : 0.0);
+    release.not_before_ns = now_ns() + (c.rate_GBps > 0 ? bytes / c.rate_GBps : 0.0);
   }
   m.copy = std::move(c);
-  const int id = sched_.add(now_ns(), volume, m.plan.flow, release);
+  const int id = sched_.add(now_ns(), m.plan.volume, m.plan.flow, release);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
   flow_of_transfer_[moved.copy.transfer] = id;
   if (watching_) {
@@ -124,8 +125,10 @@ std::string FlowFabric::rate_text(const Moving& m, double rate, const std::vecto
 uint64_t FlowFabric::sent_bytes(uint64_t transfer) const {
   const auto it = flow_of_transfer_.find(transfer);
   if (it == flow_of_transfer_.end() || !sched_.running(it->second)) return 0;
-  const double moved = sched_.sent_at(it->second, now_ns());
-  return static_cast<uint64_t>(std::min(moved, static_cast<double>(moving_.at(it->second).copy.spec.bytes)));
+  // In bytes of the copy, where its volume is not (pool_overheads()).
+  const Moving& m = moving_.at(it->second);
+  const double bytes = static_cast<double>(m.copy.spec.bytes), moved = sched_.sent_at(it->second, now_ns());
+  return static_cast<uint64_t>(std::min(bytes, m.plan.volume == bytes ? moved : moved * bytes / m.plan.volume));
 }
 
 // A wake-up at the next finish replaces any earlier one (a new flow can move it later).
@@ -237,9 +240,9 @@ void FlowFabric::finish() {
 // Each moving copy's share sent by `at` (finish(): now, the fluid moved on to it).
 void FlowFabric::account_moving(double at) {
   for (const auto& [id, m] : moving_) {
-    const double bytes = static_cast<double>(m.copy.spec.bytes);
-    const double sent = sched_.running(id) ? sched_.sent_at(id, at) : bytes;
-    if (bytes > 0) account(m, std::min(1.0, sent / bytes));
+    const double volume = m.plan.volume;
+    const double sent = sched_.running(id) ? sched_.sent_at(id, at) : volume;
+    if (volume > 0) account(m, std::min(1.0, sent / volume));
   }
 }
 

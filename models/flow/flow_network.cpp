@@ -181,6 +181,7 @@ TransferPlan plan_transfer(const Network& n, const FabricParams& p, const Transf
   plan.data_path = t.read ? n.path(t.remote, t.requester) : n.path(t.requester, t.remote);
   const uint32_t tlp = data_tlp_bytes(p, t.read);
   plan.first_bytes = std::min<uint64_t>(tlp, t.bytes);
+  plan.volume = static_cast<double>(t.bytes);
   for (std::size_t k = 0; k < plan.data_path.size(); ++k) {
     const int e = plan.data_path[k];
     Hop h{e, n.edge(e).weight(plan.data_type, tlp, t.bytes)};
@@ -204,6 +205,27 @@ TransferPlan plan_transfer(const Network& n, const FabricParams& p, const Transf
   plan.flow.cap = tag_window_cap(n, p, t, plan, request);
   find_credit_loops(n, tlp, plan.data_type, plan);
   return plan;
+}
+
+void pool_overheads(const Network& n, const FabricParams& p, const TransferSpec& t, TransferPlan& plan) {
+  const uint64_t tlps = data_tlps(p, t.read, t.bytes);
+  if (tlps < kPooledTlps) return;
+  const double tlp = data_tlp_bytes(p, t.read);
+  const int type = idx(plan.data_type);
+  int most = 0;
+  for (int e : plan.data_path) most = std::max(most, n.edge(e).overhead[type]);
+  plan.volume = (static_cast<double>(t.bytes) + static_cast<double>(tlps * most)) * tlp / (tlp + most);
+  for (std::size_t k = 0; k < plan.data_path.size(); ++k)
+    plan.flow.path[k].weight = (tlp + n.edge(plan.data_path[k]).overhead[type]) / tlp;
+  // The request hops follow the data hops (add_request_hops()), per unit of the volume now.
+  const uint64_t mrds = request_tlps(p, t.read, t.bytes);
+  const bool pooled = mrds >= kPooledTlps && t.bytes % static_cast<uint64_t>(p.mrrs) != 0;
+  for (std::size_t k = plan.data_path.size(); k < plan.flow.path.size(); ++k) {
+    Hop& h = plan.flow.path[k];
+    const double overhead = n.edge(h.edge).overhead[idx(TlpType::MRd)];
+    h.weight = pooled ? overhead / p.mrrs * static_cast<double>(kPooledTlps) / (kPooledTlps - 1)
+                      : overhead * static_cast<double>(mrds) / plan.volume;
+  }
 }
 
 uint64_t data_tlps(const FabricParams& p, bool read, uint64_t bytes) {

@@ -99,9 +99,31 @@ struct TransferPlan {
   TlpType data_type = TlpType::MWr;
   double latency_ns = 0;            // the first data TLP's arrival, timed as the packet model does
   uint64_t first_bytes = 0;         // that TLP's payload (its time at the flow's rate overlaps the latency)
+  // What the fluid moves, in units of the flow's rate: the copy's bytes (pool_overheads()
+  // may add to it). A hop's weight is per unit of it.
+  double volume = 0;
 };
 
 TransferPlan plan_transfer(const Network& n, const FabricParams& p, const TransferSpec& t);
+
+// Copies of at least kPooledTlps TLPs get weights that do not depend on their size, so that
+// a stream's next copy, of another size, has its predecessor's spec and the rates of a
+// component of such copies are looked up, not computed (rate_memo.h). Exact weights spread
+// the overhead of a copy's partly filled last TLP over its bytes, so they differ with every
+// size. Here instead (docs/architecture.md, "Flow-level mode"):
+// - a data hop weighs a full TLP's (payload + overhead) / payload, and the volume grows to
+//   (bytes + TLPs x overhead) / that ratio for the path's largest overhead: every data link
+//   of that overhead (all of a path's PCIe links of one generation family) is charged
+//   exactly its wire bytes, one of less overhead or a raw link (a memory port) at most one
+//   TLP's overhead more;
+// - a read's MRd hop of at least kPooledTlps requests, not a whole number of MRRS, weighs
+//   overhead / MRRS x kPooledTlps / (kPooledTlps - 1): never less than its requests' wire
+//   bytes, at most 1 / (kPooledTlps - 1) of them more (under 0.02 % of a link's bytes).
+// A copy of whole TLPs keeps its exact weights and volume, a shorter one everything. The
+// fluid never charges a link less than the packet model sends. Batch predictions (seed 002)
+// keep exact weights: they do not call it.
+constexpr uint64_t kPooledTlps = 256;
+void pool_overheads(const Network& n, const FabricParams& p, const TransferSpec& t, TransferPlan& plan);
 
 // What edge e's receiver's credits of class `cls` carry at most, in units of a flow's rate
 // per ns, for TLPs of type t with `payload` bytes each carrying `units` of rate: its credit

@@ -41,10 +41,10 @@ class Run {
 
  private:
   void check(const MigJob& j) const {
-    if (j.slices < 1 || j.slices > cfg_.slices || !(j.work > 0) || !(j.base_throughput > 0) ||
+    if (!mig_size_offered(j.slices, cfg_.slices) || !(j.work > 0) || !(j.base_throughput > 0) ||
         j.pcie_demand_GBps < 0 || j.pcie_demand_GBps > cfg_.pcie_max_GBps || j.arrival_s < 0)
       throw std::invalid_argument("job " + std::to_string(j.id) + ": needs 1.." + std::to_string(cfg_.slices) +
-                                  " slices, work and throughput > 0, a demand within PCIe_max, arrival >= 0");
+                                  " slices of an offered size, work and throughput > 0, a demand within PCIe_max, arrival >= 0");
   }
 
   // The next arrival, completion or end of a reconfiguration (GPUs scanned only when a

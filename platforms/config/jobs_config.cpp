@@ -34,13 +34,27 @@ std::vector<int> int_list(const Reader& r, const std::string& key, std::vector<i
   return v;
 }
 
+// An instance size a GPU of `slices` slices does not offer (mig_size_offered()) is refused:
+// a job of that size could never be placed, and the schedulers would wait for ever.
+std::string no_instance(int size, int slices) {
+  return "no instance of " + std::to_string(size) + " slices on a GPU of " + std::to_string(slices) +
+         (slices == 7 ? " (an A100 offers 1, 2, 3, 4 and 7)" : "");
+}
+
+void need_offered(const Reader& r, const std::string& key, int size, int slices) {
+  if (!mig_size_offered(size, slices)) r.fail(key, no_instance(size, slices));
+}
+
 void parse_cluster(const Reader& r, jobs::JobSimConfig& c) {
   r.allow({"gpus", "slices", "partition", "pcie_max_GBps"});
   c.gpus = r.int_in("gpus", c.gpus, 1, 100000);
   c.slices = r.int_in("slices", 7, 1, 64);
   c.partition = int_list(r, "partition", std::vector<int>(static_cast<std::size_t>(c.slices), 1));
   int used = 0;
-  for (int s : c.partition) used += s;
+  for (std::size_t i = 0; i < c.partition.size(); ++i) {
+    need_offered(r, "partition[" + std::to_string(i) + "]", c.partition[i], c.slices);
+    used += c.partition[i];
+  }
   if (used > c.slices)
     r.fail("partition", "the instances take " + std::to_string(used) + " slices; a GPU has " + std::to_string(c.slices));
   c.pcie_max_GBps = r.rate_in("pcie_max_GBps", c.pcie_max_GBps, 0.001, 1e6);
@@ -90,6 +104,7 @@ std::vector<jobs::MigJob> generated(const Reader& r, const jobs::JobSimConfig& c
   g.work_min = r.number_in("work_min", g.work_min, 1e-9, 1e12);
   g.work_max = r.number_in("work_max", g.work_max, g.work_min, 1e12);
   g.slices = r.int_in("slices", 1, 1, c.slices);
+  need_offered(r, "slices", g.slices, c.slices);
   g.seed = static_cast<uint64_t>(r.int_in("seed", 1, 0, 2147483647));
   if (r.has("load") && r.has("mean_gap_s")) r.fail("mean_gap_s", "give `load` or `mean_gap_s`, not both");
   if (r.has("mean_gap_s")) {
@@ -113,7 +128,15 @@ std::vector<jobs::MigJob> traced(const Reader& r, const std::string& base_dir, c
   r.allow({"trace"});
   const std::string name = r.need<std::string>("trace");
   const std::string path = fs::path(name).is_absolute() ? name : (fs::path(base_dir) / name).string();
-  std::istringstream in(read_text_file(path));
+  std::string text;
+  try {
+    text = read_text_file(path);
+  } catch (const ConfigError& e) {
+    r.fail("trace", e.what());
+  }
+  // config.effective.yaml lands elsewhere: it names the trace so that it runs again from there.
+  r.node()["trace"] = fs::absolute(path).lexically_normal().string();
+  std::istringstream in(text);
   *source = "trace " + path;
   try {
     return jobs::read_job_trace(in, kinds);
@@ -130,12 +153,14 @@ std::string num(double v) {
 
 // Each job must fit a GPU and its link; checked here so the error names the config.
 void check_jobs(const Reader& r, const JobsConfig& c) {
+  const std::string key = r.has("trace") ? "trace" : "";
   for (const jobs::MigJob& j : c.jobs) {
+    const std::string job = "job " + std::to_string(j.id);
     if (j.slices > c.sim.slices)
-      r.fail("", "job " + std::to_string(j.id) + " asks " + std::to_string(j.slices) + " slices; a GPU has " +
-                     std::to_string(c.sim.slices));
+      r.fail(key, job + " asks " + std::to_string(j.slices) + " slices; a GPU has " + std::to_string(c.sim.slices));
+    if (!mig_size_offered(j.slices, c.sim.slices)) r.fail(key, job + ": " + no_instance(j.slices, c.sim.slices));
     if (j.pcie_demand_GBps > c.sim.pcie_max_GBps)
-      r.fail("", "job " + std::to_string(j.id) + " demands " + num(j.pcie_demand_GBps) +
+      r.fail(key, job + " demands " + num(j.pcie_demand_GBps) +
                      " GB/s, above cluster.pcie_max_GBps (" + num(c.sim.pcie_max_GBps) + ")");
   }
 }

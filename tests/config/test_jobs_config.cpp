@@ -63,7 +63,26 @@ TEST(JobsConfig, ATraceIsReadRelativeToTheConfig) {
     e = x.what();
   }
   EXPECT_NE(e.find("job 0 asks 9 slices; a GPU has 7"), std::string::npos) << e;
+  // A 5g job: no A100 instance holds it, so no scheduler could ever place it (the
+  // PCIe-aware one waited for ever): refused, naming the trace.
+  std::ofstream(dir / "t.csv") << "arrival_s,kind,slices,work\n0,bloom560m,5,10\n";
+  try {
+    load_jobs_config((dir / "c.yaml").string(), {});
+  } catch (const ConfigError& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("jobs.trace: job 0: no instance of 5 slices on a GPU of 7"), std::string::npos) << e;
+  // config.effective.yaml names the trace so that it runs again from another directory.
+  std::ofstream(dir / "t.csv") << "arrival_s,kind,slices,work\n0,bloom560m,4,10\n";
+  const JobsConfig again = load_jobs_config((dir / "c.yaml").string(), {});
+  EXPECT_EQ(again.effective["jobs"]["trace"].as<std::string>(), std::filesystem::absolute(dir / "t.csv").string());
   std::filesystem::remove_all(dir);
+  try {
+    load_jobs_config((dir / "c.yaml").string(), {});
+  } catch (const ConfigError& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("cannot open file"), std::string::npos) << e;
 }
 
 TEST(JobsConfig, ErrorsNameFileLineAndKey) {
@@ -74,6 +93,12 @@ TEST(JobsConfig, ErrorsNameFileLineAndKey) {
             std::string::npos);
   EXPECT_NE(jobs_error(replace(kGenerated, "gpus: 4", "gpus: 4, partition: [4, 4]")).find("cluster.partition: the "
                                                                                          "instances take 8 slices"),
+            std::string::npos);
+  EXPECT_NE(jobs_error(replace(kGenerated, "gpus: 4", "gpus: 4, partition: [5, 2]")).find("cluster.partition[0]: no "
+                                                                                         "instance of 5 slices"),
+            std::string::npos);
+  EXPECT_NE(jobs_error(replace(kGenerated, "work_max: 300", "work_max: 300, slices: 6")).find("jobs.slices: no instance "
+                                                                                             "of 6 slices"),
             std::string::npos);
   EXPECT_NE(jobs_error("cluster: {gpus: 1}\n").find("bad.yaml:1: jobs: required key is missing"), std::string::npos)
       << jobs_error("cluster: {gpus: 1}\n");

@@ -20,9 +20,9 @@ void App::tick() {
   on_wake();
 }
 
-bool App::past_deadline() const {
+bool App::past_deadline_in(const sc_time& delay) const {
   const AppTiming& t = setup_.timing;
-  return t.duration_ns > 0 && sc_core::sc_time_stamp() >= ns(t.start_ns + t.duration_ns);
+  return t.duration_ns > 0 && sc_core::sc_time_stamp() + delay >= ns(t.start_ns + t.duration_ns);
 }
 
 void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {

@@ -55,7 +55,11 @@ class App : public sc_core::sc_module {
  protected:
   virtual void on_wake() = 0;            // start time reached, or a timer the app set
   void wake_at(sc_core::sc_time delay) { wake_.notify(delay); }
-  bool past_deadline() const;            // duration_ns elapsed since start_ns
+  bool past_deadline() const { return past_deadline_in(sc_core::SC_ZERO_TIME); }  // duration_ns elapsed since start_ns
+  // The same `delay` from now: a timer then would find nothing to do, so it is not set (it
+  // would keep the run going past the app's last work: sim_time_ns and every utilization
+  // over it are the traffic's).
+  bool past_deadline_in(const sc_core::sc_time& delay) const;
   void copy(CopyDir dir, uint64_t bytes, std::function<void()> then);
   // One job (GpuJob, which must outlive it): copy in, the kernel of process `owner` on the
   // app's GPU, copy out, from phase `step` on; then `done`.

@@ -15,7 +15,10 @@ void BatchApp::on_wake() {
   if (past_deadline()) return finish();
   issue();
   if (p_.count > 0 && issued_ >= p_.count) return finish();  // no timer a period past the last run
-  if (p_.period_ns > 0) wake_at(sc_core::sc_time(p_.period_ns, sc_core::SC_NS));
+  if (p_.period_ns <= 0) return;
+  const sc_core::sc_time period(p_.period_ns, sc_core::SC_NS);
+  if (past_deadline_in(period)) return finish();
+  wake_at(period);
 }
 
 // One run: every batch of the program, queued at once (the run-time runs them atomically

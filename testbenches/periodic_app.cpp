@@ -35,7 +35,8 @@ void PeriodicApp::apply_share(double pct) {
 }
 
 // A release: the next one is due a period later while the task has jobs left (after a
-// count's last, none: no timer keeps the run going a period past the last job).
+// count's last, or where the next would fall past duration_ns, none: no timer keeps the run
+// going a period past the last job).
 void PeriodicApp::on_wake() {
   const bool more = p_.count > 0 ? released_ < p_.count : !past_deadline();
   if (!more) {
@@ -44,7 +45,8 @@ void PeriodicApp::on_wake() {
   }
   ++released_;
   pending_.push_back(sc_core::sc_time_stamp());
-  if (p_.count == 0 || released_ < p_.count) wake_at(ns(p_.period_ns));
+  releasing_ = p_.count > 0 ? released_ < p_.count : !past_deadline_in(ns(p_.period_ns));
+  if (releasing_) wake_at(ns(p_.period_ns));
   if (!busy_) start_job();
 }
 
@@ -68,8 +70,7 @@ void PeriodicApp::end_job() {
   if (loop_) loop_->report(task_, met);
   busy_ = false;
   if (!pending_.empty()) return start_job();
-  const bool more = p_.count > 0 ? released_ < p_.count : !past_deadline();
-  if (!more) finish();
+  if (!releasing_) finish();
 }
 
 }  // namespace arbsim

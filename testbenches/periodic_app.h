@@ -79,6 +79,7 @@ class PeriodicApp : public App {
   double share_pct_ = 100;
   int64_t released_ = 0;
   bool busy_ = false;
+  bool releasing_ = true;  // a next release is due (its timer set)
   std::deque<sc_core::sc_time> pending_;  // releases waiting for the job before them
   sc_core::sc_time release_;
   std::vector<JobRecord> jobs_;

@@ -23,8 +23,9 @@ void StreamApp::on_wake() {
     if (!may_issue()) return finish();
     const uint64_t size = next_size();
     issue_one(size);
-    if (p_.count > 0 && issued_ >= p_.count) return finish();
-    wake_at(ns(static_cast<double>(size) / p_.rate_GBps));
+    const sc_core::sc_time next = ns(static_cast<double>(size) / p_.rate_GBps);
+    if ((p_.count > 0 && issued_ >= p_.count) || past_deadline_in(next)) return finish();
+    wake_at(next);
     return;
   }
   while (outstanding_ < p_.depth && may_issue()) issue_one(next_size());

@@ -303,6 +303,28 @@ TEST_F(Cli, APacedStreamEndsTheRunWithItsLastCopy) {
   EXPECT_LT(last, 1.1e6);  // the second job, released at 1 ms, and nothing a period on
 }
 
+// The same for apps bounded by duration_ns instead of a count (a paced stream's next copy,
+// a periodic task's next release, due past the duration), and for the QoS policy's check,
+// which ticked once more after the last transfer: with qos_check_ns 10 ms a 64 KiB copy
+// gave sim_time_ns 10,000,000 and a utilization of 0.004.
+TEST_F(Cli, AppsBoundedByADurationAndTheQosCheckEndTheRunWithTheirTraffic) {
+  const std::string cfg =
+      write("c.yaml", small_config("  - {name: s, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 64KiB}, "
+                                   "rate_GBps: 0.1, duration_ns: 100us, deadline_ns: 100us}\n"
+                                   "  - {name: p, type: periodic, gpu: gpu1, period_ns: 1ms, duration_ns: 1.5ms, "
+                                   "h2d_bytes: 4KiB, kernel_ns: 1000}\n",
+                                   "driver: {policy: qos, qos_check_ns: 10ms}\n"));
+  for (const char* fidelity : {"packet", "flow"}) {
+    ASSERT_EQ(run({"run", cfg, "--out", fidelity, "--fidelity", fidelity}).code, 0);
+    const json r = json::parse(slurp(dir_ / fidelity / "results.json"));
+    double last = 0;
+    for (const json& a : r["apps"]) last = std::max(last, a["last_done_ns"].get<double>());
+    EXPECT_DOUBLE_EQ(r["sim_time_ns"].get<double>(), last) << fidelity << " " << r["apps"].dump();
+    EXPECT_GT(last, 1e6);    // the task's second job, released at 1 ms
+    EXPECT_LT(last, 1.1e6);  // and nothing a period (or a QoS check) on
+  }
+}
+
 // A trace window past the end of an unlimited run (which --sim-time would have refused at
 // the start) traces nothing: the run says so instead of leaving an empty trace unexplained.
 TEST_F(Cli, ATraceWindowPastTheRunIsNamed) {

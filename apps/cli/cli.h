@@ -1,5 +1,6 @@
 // The pcie-arbsim command line: subcommands and their shared options.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@ struct RunArgs {
   std::string starvation_bound;   // --starvation-bound T
   bool progress = false;     // --progress: a progress line on stderr (also when stderr is a terminal)
   std::vector<std::string> overrides;
-  long long seed = -1;
+  std::optional<long long> seed;  // --seed (none: the config's sim.seed)
   std::string command_line;  // as typed (run.json records it)
 };
 

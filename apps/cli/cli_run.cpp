@@ -36,8 +36,10 @@ std::vector<std::string> all_overrides(const RunArgs& a) {
     s << std::setprecision(17) << ns;
     o.push_back("sim.time_ns=" + s.str());
   }
-  if (a.seed >= 0) o.push_back("sim.seed=" + std::to_string(a.seed));
-  else if (a.seed != -1) throw ConfigError("--seed: must be >= 0");
+  if (a.seed) {
+    if (*a.seed < 0) throw ConfigError("--seed " + std::to_string(*a.seed) + ": must be >= 0");
+    o.push_back("sim.seed=" + std::to_string(*a.seed));
+  }
   if (!a.log_level.empty()) o.push_back("sim.log_level=" + a.log_level);
   if (!a.arbiter_impl.empty()) {
     if (a.arbiter_impl != "cpp" && a.arbiter_impl != "rtl")
@@ -129,22 +131,6 @@ int fail(int code, const std::string& msg) {
   return code;
 }
 
-}  // namespace
-
-int cmd_validate(const RunArgs& a) {
-  try {
-    const Scenario s = load_scenario(a.config, all_overrides(a));
-    std::cout << effective_yaml(s.config);
-    std::cerr << a.config << ": ok\n";
-    return kExitOk;
-  } catch (const ConfigError& e) {
-    return fail(kExitBadInput, e.what());
-  }
-}
-
-namespace {
-
-// The files a run owns in its output directory (OutputDir::clear_previous), and those a
 // T0:T1 with 0 <= T0 < T1, or T0: (to the end: *to_ns 0), of `flag`; throws ConfigError.
 void parse_window(const std::string& flag, const std::string& text, double* from_ns, double* to_ns) {
   const std::size_t colon = text.find(':');
@@ -220,6 +206,7 @@ VcdWindow vcd_window(const RunArgs& a, const Scenario& s) {
   return w;
 }
 
+// The files a run owns in its output directory (OutputDir::clear_previous), and those a
 // sweep keeps beside them (the run's captured console, the point's key: docs/sweeps.md).
 const std::vector<std::string> kRunFiles = {"results.json", "run.json", "config.effective.yaml", "sim.log",
                                             "series.csv"};
@@ -332,25 +319,53 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
   }
 }
 
+// The config and every option, checked as a run needs them (validate checks the same, so a
+// command it calls ok runs); throws ConfigError on bad input, before anything is written.
+struct CheckedRun {
+  Scenario scenario;
+  ObserveOptions observe;
+  VcdWindow vcd;
+};
+
+CheckedRun check_run(const RunArgs& a) {
+  CheckedRun c;
+  c.scenario = load_scenario(a.config, all_overrides(a));
+  c.observe = observe_options(a, c.scenario);
+  c.vcd = vcd_window(a, c.scenario);
+  if (!a.log_modules.empty()) {
+    try {
+      parse_module_levels(a.log_modules);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(e.what());
+    }
+  }
+  if (!a.vcd_filter.empty() && (a.vcd.empty() || vcd_globs(a.vcd_filter).empty()))
+    throw ConfigError("--vcd-filter " + a.vcd_filter + ": needs --vcd FILE and at least one glob");
+  return c;
+}
+
 }  // namespace
+
+int cmd_validate(const RunArgs& a) {
+  try {
+    const CheckedRun c = check_run(a);
+    std::cout << effective_yaml(c.scenario.config);
+    std::cerr << a.config << ": ok\n";
+    return kExitOk;
+  } catch (const ConfigError& e) {
+    return fail(kExitBadInput, e.what());
+  }
+}
 
 int cmd_run(const RunArgs& a) {
   Scenario scenario;
   ObserveOptions observe;
   VcdWindow vcd;
   try {
-    scenario = load_scenario(a.config, all_overrides(a));
-    observe = observe_options(a, scenario);
-    vcd = vcd_window(a, scenario);
-    if (!a.log_modules.empty()) {  // bad input before anything is written
-      try {
-        parse_module_levels(a.log_modules);
-      } catch (const std::invalid_argument& e) {
-        throw ConfigError(e.what());
-      }
-    }
-    if (!a.vcd_filter.empty() && (a.vcd.empty() || vcd_globs(a.vcd_filter).empty()))
-      throw ConfigError("--vcd-filter " + a.vcd_filter + ": needs --vcd FILE and at least one glob");
+    CheckedRun c = check_run(a);
+    scenario = std::move(c.scenario);
+    observe = c.observe;
+    vcd = c.vcd;
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, e.what());
   }

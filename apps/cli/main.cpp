@@ -154,7 +154,7 @@ RunArgs run_args(const po::variables_map& vm, int argc, char** argv) {
   take(vm, "starvation-bound", &a.starvation_bound);
   a.progress = vm.count("progress") > 0;
   take(vm, "sim-time", &a.sim_time);
-  take(vm, "seed", &a.seed);
+  if (vm.count("seed")) a.seed = vm["seed"].as<long long>();
   take(vm, "log-level", &a.log_level);
   take(vm, "log", &a.log_modules);
   take(vm, "arbiter-impl", &a.arbiter_impl);
@@ -182,6 +182,21 @@ std::string slurm_args(const po::variables_map& vm, SweepArgs& sw) {
   return "";
 }
 
+// An option given an empty value (--fidelity "", -s "") was taken as not given: refused
+// instead, as any other bad value is. Returns the message ("" when there is none).
+std::string empty_value(const po::variables_map& vm, const po::options_description& options) {
+  for (const auto& [key, v] : vm) {
+    const po::option_description* o = options.find_nothrow(key, false);
+    if (!o || o->semantic()->max_tokens() == 0) continue;  // a switch such as --detect
+    const std::string flag = key == "set" ? "-s" : "--" + key;
+    if (const auto* s = boost::any_cast<std::string>(&v.value()); s && s->empty()) return flag + ": an empty value";
+    if (const auto* l = boost::any_cast<std::vector<std::string>>(&v.value()))
+      for (const std::string& e : *l)
+        if (e.empty()) return flag + ": an empty value";
+  }
+  return "";
+}
+
 int usage_error(const std::string& msg) {
   std::cerr << "error: " << one_line(msg) << " (pcie-arbsim --help)\n";
   return kExitBadInput;
@@ -197,6 +212,7 @@ int run_command(const std::string& cmd, int argc, char** argv) {
   po::variables_map vm;
   po::store(po::command_line_parser(argc - 1, argv + 1).options(all).positional(pos).run(), vm);
   po::notify(vm);
+  if (const std::string empty = empty_value(vm, all); !empty.empty()) return usage_error(empty);
   if (vm.count("help")) {
     std::cout << c.usage << "\n\n" << visible << "\n";
     return kExitOk;

@@ -325,6 +325,37 @@ TEST_F(Cli, AppsBoundedByADurationAndTheQosCheckEndTheRunWithTheirTraffic) {
   }
 }
 
+// validate checks every option as run does: it called each of these ok while run refused
+// it; and a negative --seed or an empty value was taken as not given (a config's seed 7 ran
+// with --seed -1, --fidelity "" ran the config's fidelity).
+TEST_F(Cli, ValidateRefusesWhatRunRefuses) {
+  const std::string cfg = write("c.yaml", small_config(kOneStream, "sim: {time_ns: 200000, seed: 7}\n"));
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--vcd-window", "nonsense"}, "--vcd-window needs --vcd"},
+      {{"--vcd", "w.vcd", "--vcd-window", "nonsense"}, "--vcd-window nonsense: expected T0:T1"},
+      {{"--trace", "t.json", "--trace-window", "9:3"}, "--trace-window 9:3: expected T0:T1"},
+      {{"--detect", "--starvation-bound", "-5"}, "--starvation-bound -5: expected a time > 0"},
+      {{"--log", "bogus"}, "--log bogus: expected MODULE=LEVEL"},
+      {{"--detect", "--fidelity", "flow"}, "--detect: the flow fidelity"},
+      {{"--trace-window", "100us:120us"}, "need --trace FILE or --detect"},
+      {{"--vcd", "w.vcd", "--vcd-window", "300us:400us"}, "starts at or after the run's end"},
+      {{"--seed", "-1"}, "--seed -1: must be >= 0"},
+      {{"--fidelity", ""}, "--fidelity: an empty value"},
+      {{"--sim-time", ""}, "--sim-time: an empty value"},
+      {{"-s", ""}, "-s: an empty value"},
+  };
+  for (const auto& [options, needle] : bad)
+    for (const char* cmd : {"validate", "run"}) {
+      std::vector<std::string> args = {cmd, cfg};
+      if (std::string(cmd) == "run") args.insert(args.end(), {"--out", "out"});
+      args.insert(args.end(), options.begin(), options.end());
+      expect_one_error(run(args), {needle});
+      EXPECT_FALSE(fs::exists(dir_ / "out")) << options[0];
+    }
+  ASSERT_EQ(run({"run", cfg, "--out", "o", "--seed", "0"}).code, 0);
+  EXPECT_EQ(json::parse(slurp(dir_ / "o" / "results.json"))["seed"], 0);
+}
+
 // A trace window past the end of an unlimited run (which --sim-time would have refused at
 // the start) traces nothing: the run says so instead of leaving an empty trace unexplained.
 TEST_F(Cli, ATraceWindowPastTheRunIsNamed) {

@@ -39,7 +39,7 @@ void Scheduler::move_to(double now_ns) {
   now_ = now_ns;
 }
 
-int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release) {
+int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release, LaterCap later) {
   check_flow(spec, capacity_.size());
   move_to(now_ns);
   int slot;
@@ -67,6 +67,8 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release)
     on_edge_[static_cast<std::size_t>(h.edge)].push_back(slot);
     pending_.push_back(h.edge);
   }
+  // A later cap above the most the flow can ever move never binds: none.
+  if (later.cap < f.most && later.after < f.volume) f.later = later;
   slot_of_.emplace(f.id, slot);
   keyed(slot);
   return f.id;
@@ -90,12 +92,13 @@ std::vector<int> Scheduler::advance(double now_ns) {
     if (std::find(done.begin(), done.end(), slot_of_.at(f.id)) == done.end()) released_.push_back(f.id);
   }
   std::sort(released_.begin(), released_.end());
+  while (!later_.empty() && later_.top_key() <= now_ + 1e-3) apply_later_cap(later_.top());
   finished_rates_.clear();
   std::vector<int> ids;
   for (int slot : done) {
     Running& f = slots_[static_cast<std::size_t>(slot)];
     rebase(f, now_);
-    finished_rates_.push_back(f.moved_at >= 0 ? f.moved_at : f.rate);
+    finished_rates_.push_back(f.burst >= 0 ? f.burst : f.moved_at >= 0 ? f.moved_at : f.rate);
     ids.push_back(f.id);
     retire(slot);
   }
@@ -112,6 +115,7 @@ void Scheduler::retire(int slot) {
   finish_.erase(slot);
   done_.erase(slot);
   release_.erase(slot);
+  later_.erase(slot);
   slot_of_.erase(f.id);
   f.id = -1;
   f.spec.path.clear();
@@ -123,6 +127,7 @@ double Scheduler::next_finish_ns() const {
   settle();
   double next = finish_.empty() ? kUnbounded : finish_.top_key();
   if (!release_.empty()) next = std::min(next, release_.top_key());
+  if (!later_.empty()) next = std::min(next, later_.top_key());
   return next == kUnbounded ? kUnbounded : std::max(now_, next);
 }
 
@@ -209,6 +214,29 @@ void Scheduler::keyed(int slot) const {
   finish_.set(slot, runs_out);
   done_.set(slot, done);
   if (f.release.left > 0 && !f.released) release_.set(slot, released_at(f));
+  if (f.later.cap < kUnbounded) later_.set(slot, capped_at(f));
+}
+
+// When flow f has moved its later cap's `after`, at its current rate.
+double Scheduler::capped_at(const Running& f) {
+  const double to_go = f.left - (f.volume - f.later.after);
+  if (to_go <= 0 || f.rate == kUnbounded) return f.since;
+  return f.rate > 0 ? f.since + to_go / f.rate : kUnbounded;
+}
+
+// Its cap from now on: the flow's spec changes, so its component's rates are recomputed.
+void Scheduler::apply_later_cap(int slot) {
+  Running& f = slots_[static_cast<std::size_t>(slot)];
+  later_.erase(slot);
+  rebase(f, now_);
+  f.burst = f.moved_at >= 0 ? f.moved_at : f.rate;
+  f.spec.cap = std::min(f.spec.cap, f.later.cap);
+  f.most = std::min(f.most, f.spec.cap);
+  f.later = LaterCap{};
+  f.hash = spec_hash(f.spec);
+  f.fresh = specs_seen_.insert(f.hash).second;
+  for (const Hop& h : f.spec.path) pending_.push_back(h.edge);
+  keyed(slot);
 }
 
 // When flow f has no more than its release left, at its current rate.

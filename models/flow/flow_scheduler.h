@@ -36,6 +36,14 @@ struct Release {
   double not_before_ns = 0;
 };
 
+// A cap that applies only once `after` bytes of a flow have moved (Scheduler::add()): a
+// read requests its first tag window at once, so the tags bound only what follows it
+// (docs/architecture.md, "Flow-level mode").
+struct LaterCap {
+  double after = 0;
+  double cap = kUnbounded;
+};
+
 class Scheduler {
  public:
   // Without `arbitration` (or with an empty one) every edge shares flat max-min per flow;
@@ -50,14 +58,18 @@ class Scheduler {
   std::vector<int> advance(double now_ns);
   // The rates the flows the last advance() removed last moved at (over the last interval in
   // which they moved: a share recomputed at the instant a flow runs out, because another
-  // starts then, is not the rate it finished at), in its order.
+  // starts then, is not the rate it finished at), in its order; for a flow whose later cap
+  // applied, the rate before it (a read's windows come back in bursts at its share of the
+  // links, the tags only spacing them: LaterCap).
   const std::vector<double>& finished_rates() const { return finished_rates_; }
   // A flow of `volume` bytes starts at `now_ns` (call advance(now_ns) first, so flows that
   // finish by then do not share the new rates). Returns its id. Throws
   // std::invalid_argument on a spec arbitrated_rates() refuses. With a `release` (left > 0) it
   // is released before its end, as that says (a read's engine has issued its last request when
-  // only its tag window is still to come): advance() reports that in released().
-  int add(double now_ns, double volume, FlowSpec spec, Release release = {});
+  // only its tag window is still to come): advance() reports that in released(). With a
+  // `later` cap, the flow's cap becomes the least of its own and that one once `later.after`
+  // bytes have moved (the rates are recomputed then).
+  int add(double now_ns, double volume, FlowSpec spec, Release release = {}, LaterCap later = {});
   // When the next flow runs out or is released; kUnbounded when nothing is due.
   double next_finish_ns() const;
   // The flows the last advance() released and did not remove (ascending ids).
@@ -115,6 +127,8 @@ class Scheduler {
     bool fresh = true;
     Release release;  // when it is released (left 0: at its end)
     bool released = false;
+    LaterCap later;   // still to apply where later.cap is finite
+    double burst = -1;  // the rate before its later cap applied (-1: none applied)
   };
   void move_to(double now_ns);
   Running& at(int id);
@@ -128,6 +142,8 @@ class Scheduler {
   void rebase(Running& f, double now_ns) const;
   void keyed(int slot) const;
   static double released_at(const Running& f);
+  static double capped_at(const Running& f);
+  void apply_later_cap(int slot);
   std::vector<int> component() const;
   bool can_bind(int edge) const;
   bool queues(int edge) const;
@@ -147,6 +163,7 @@ class Scheduler {
   // Finish times: when a flow's bytes run out, and when it first counts as done (advance());
   // release times of the flows with a release still to come.
   mutable IndexedHeap finish_, done_, release_;
+  mutable IndexedHeap later_;  // when a later cap applies (LaterCap)
   // Edges a start, an end or a reshare touched since the last recomputation.
   mutable std::vector<int> pending_;
   mutable bool pending_all_ = false;

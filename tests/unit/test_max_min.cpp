@@ -167,6 +167,29 @@ TEST(Scheduler, ReleasedWhenWhatIsLeftIsItsWindow) {
   EXPECT_EQ(hair.released(), std::vector<int>{c});
 }
 
+// A read's tag-window cap applies once its first window has moved (LaterCap): 12,000 B on an
+// 8 B/ns edge, capped at 2 B/ns after 4,000: 500 ns at 8, then 8,000 B at 2 = 4,000 ns more.
+// The rate it finishes at is its burst rate, 8 (its windows come back at its share). A later
+// cap above what the flow can move at all never applies (no event, no recomputation).
+TEST(Scheduler, ALaterCapAppliesOnceItsBytesHaveMoved) {
+  Scheduler s({8});
+  const int a = s.add(0, 12000, over({0}), Release{}, LaterCap{4000, 2});
+  EXPECT_DOUBLE_EQ(s.rate(a), 8);
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 500);
+  EXPECT_TRUE(s.advance(500).empty());
+  EXPECT_DOUBLE_EQ(s.rate(a), 2);
+  EXPECT_DOUBLE_EQ(s.sent(a), 4000);
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 4500);
+  EXPECT_EQ(s.advance(4500), std::vector<int>{a});
+  EXPECT_DOUBLE_EQ(s.finished_rates()[0], 8);
+
+  Scheduler never({8});
+  const int b = never.add(0, 12000, over({0}), Release{}, LaterCap{4000, 9});
+  EXPECT_DOUBLE_EQ(never.next_finish_ns(), 1500);
+  EXPECT_EQ(never.advance(1500), std::vector<int>{b});
+  EXPECT_DOUBLE_EQ(never.finished_rates()[0], 8);
+}
+
 // Two links (1 B/ns, 10 ns propagation, 24 B MWr overhead) through one node of 100 ns.
 // A 256-B MWr serialises in 280 ns. Cut-through: the head reaches the node at 10, leaves
 // at 110, but the tail (in at 290) bounds the second link's end: max(110 + 280, 290) =

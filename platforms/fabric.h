@@ -92,10 +92,19 @@ class Fabric {
   virtual const EgressStats& link_stats(int dir) const = 0;
   virtual int link_vcs(int dir) const = 0;
   virtual std::optional<std::string> vc_arbiter(int dir) const = 0;
-  // Payload bytes open transfer `transfer` has sent so far that the tracker does not count
-  // delivered yet: the flow fabric delivers a copy whole at its end, so this is its fluid
-  // sent; the packet fabric delivers TLP by TLP and answers 0.
-  virtual uint64_t sent_bytes(uint64_t transfer) const = 0;
+  // Payload bytes of open transfer `transfer` that have reached its destination so far: what
+  // seed 000's policies rank on (docs/host-policies.md, "Remaining bytes"). The packet fabric's
+  // tracker counts them TLP by TLP; the flow fabric, which delivers a copy whole at its end,
+  // computes them on its fluid's timeline. Both must count the same thing: a ranking of
+  // equal tenants turns on a few KB (a fresh copy's data on the way counted as arrived in
+  // one fidelity and not in the other swapped two tenants' order).
+  virtual uint64_t delivered_bytes(uint64_t transfer) const = 0;
+  // The driver's policy ranked two destinations with equal remaining bytes, and the order it
+  // chose (the lower GPU index first) changed the map it programs. `pair` names them, `flows`
+  // their copies. The packet fabric ignores it (its counts differ by the TLP that separates
+  // identical copies, and a tie there is the reference's); the flow fabric lists it in
+  // fidelity_notes, since the fluid makes identical tenants tie to the byte.
+  virtual void note_ranking_tie(const std::string& /*pair*/, uint64_t /*bytes*/, const std::vector<uint32_t>& /*flows*/) {}
   // TLPs forwarded over links so far (0 where there are no TLPs).
   virtual uint64_t tlp_hops() const = 0;
   // Whether it moves TLPs, whose ages the liveness check reads (results.json run_checks).

@@ -1,5 +1,6 @@
 #include "platforms/flow_level_fabric.h"
 #include <cstdio>
+#include "models/common/model_log.h"
 #include "platforms/topology/flow_graph.h"
 
 namespace arbsim {
@@ -90,12 +91,32 @@ void FlowLevelFabric::finish() {
     notes_.push_back({names_.at(static_cast<std::size_t>(in)), setting(what, names_.at(static_cast<std::size_t>(out))),
                       effect(what) + when, {seen.owners.begin(), seen.owners.end()}});
   }
+  // Seed 000's ranking of equal remaining bytes (docs/host-policies.md, "Remaining bytes").
+  for (const auto& [pair, t] : ties_)
+    notes_.push_back({"driver", "priority ranking tie between " + pair + " (equal remaining bytes)",
+                      "ranked by GPU index, the lower first: the fluid moves identical copies alike to the byte "
+                      "and ends them at the same instant, where the packet model separates them by a TLP and may "
+                      "rank them the other way, so their completions can differ from the packet model's by the "
+                      "copies they wait behind (run with --fidelity packet for the order a TLP decides; first at " +
+                          us(t.first_ns) + ", " + std::to_string(t.times) + " times)",
+                      {t.flows.begin(), t.flows.end()}});
   if (const int n = fabric_->scheduler().unsettled()) {
     const std::set<uint32_t>& flows = fabric_->unsettled_flows();
     notes_.push_back({"fabric", "arbitration that does not settle (" + std::to_string(n) + " rate computations)",
                       "strict priorities that hold each other back: those intervals share flat max-min per flow",
                       {flows.begin(), flows.end()}});
   }
+}
+
+// A tie the driver's policy broke by GPU index (Fabric::note_ranking_tie): logged when it
+// happens, one fidelity note per pair of destinations at the end.
+void FlowLevelFabric::note_ranking_tie(const std::string& pair, uint64_t bytes, const std::vector<uint32_t>& flows) {
+  const double now = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  ARBSIM_LOG_DEBUG(*fabric_, "priority ranking: " + pair + " tied at " + std::to_string(bytes) +
+                                 " B left; the lower GPU index ranks first");
+  Tie& t = ties_.try_emplace(pair, Tie{now, 0, {}}).first->second;
+  ++t.times;
+  t.flows.insert(flows.begin(), flows.end());
 }
 
 void FlowLevelFabric::trace(sc_core::sc_trace_file*) {

@@ -5,7 +5,10 @@
 // fidelity watch saw happen (models/flow/fidelity_watch.h) and rate computations that did
 // not settle.
 #pragma once
+#include <map>
 #include <memory>
+#include <set>
+#include <string>
 #include <stdexcept>
 #include <vector>
 #include "models/flow/flow_fabric.h"
@@ -24,7 +27,8 @@ class FlowLevelFabric : public Fabric {
   int link_vcs(int dir) const override { return fabric_->edge_vcs(dir); }
   // The fluid arbitrates by shares, not grants: no per-arbiter grants or waits to report.
   std::optional<std::string> vc_arbiter(int) const override { return std::nullopt; }
-  uint64_t sent_bytes(uint64_t transfer) const override { return fabric_->sent_bytes(transfer); }
+  uint64_t delivered_bytes(uint64_t transfer) const override { return fabric_->delivered_bytes(transfer); }
+  void note_ranking_tie(const std::string& pair, uint64_t bytes, const std::vector<uint32_t>& flows) override;
   uint64_t tlp_hops() const override { return 0; }
   bool moves_tlps() const override { return false; }
   const std::vector<FidelityNote>& fidelity_notes() const override { return notes_; }
@@ -40,6 +44,12 @@ class FlowLevelFabric : public Fabric {
   std::unique_ptr<FlowFabric> fabric_;
   std::vector<std::unique_ptr<FlowEngine>> engines_;  // [engine id]
   std::vector<FidelityNote> notes_;
+  struct Tie {
+    double first_ns = 0;
+    uint64_t times = 0;
+    std::set<uint32_t> flows;
+  };
+  std::map<std::string, Tie> ties_;  // by the pair of destinations (fidelity_notes at finish())
   std::vector<std::string> names_;  // [dir] "from->to"
 };
 

@@ -22,7 +22,7 @@ class PacketFabric : public Fabric {
   const EgressStats& link_stats(int dir) const override { return port(dir).stats(); }
   int link_vcs(int dir) const override { return port(dir).config().vcs; }
   std::optional<std::string> vc_arbiter(int dir) const override { return port(dir).vc_arbiter_name(); }
-  uint64_t sent_bytes(uint64_t) const override { return 0; }  // the tracker counts TLPs as they arrive
+  uint64_t delivered_bytes(uint64_t transfer) const override { return tracker_.delivered(transfer); }  // TLP by TLP
   uint64_t tlp_hops() const override { return EgressPort::total_hops(); }
   const std::vector<FidelityNote>& fidelity_notes() const override { return notes_; }
   std::vector<std::string> waiting() const override;

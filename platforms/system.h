@@ -55,8 +55,14 @@ class System : public FabricControl {
 
   // FabricControl (for the driver's TC policy)
   void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) override { fabric_->set_tc_map(vc8); }
-  uint64_t delivered_bytes(uint64_t transfer) const override {
-    return std::max(tracker_.delivered(transfer), fabric_->sent_bytes(transfer));
+  // Bytes at the destination, counted alike by both fidelities (Fabric::delivered_bytes): not
+  // the flow's fluid sent, which counted a fresh copy's bytes on the way as arrived where the
+  // packet model does not.
+  uint64_t delivered_bytes(uint64_t transfer) const override { return fabric_->delivered_bytes(transfer); }
+  void ranking_tie(int first, int second, uint64_t bytes, const std::vector<uint32_t>& flows) override {
+    fabric_->note_ranking_tie(s_.units.at(static_cast<std::size_t>(first)).name + " and " +
+                                  s_.units.at(static_cast<std::size_t>(second)).name,
+                              bytes, flows);
   }
   double now_ns() const override { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 

@@ -126,6 +126,16 @@ void warn_if_batches_share(const Config& cfg) {
                 "{} other app(s) share it here, so batches may run longer than predicted", other);
 }
 
+// An app whose start_ns is at or after the run's end issued nothing: its latencies and
+// throughput read 0 in results.json, which the log says is not a measurement.
+void warn_of_apps_that_never_started(const Config& cfg, double end_ns) {
+  for (const AppCfg& a : cfg.apps)
+    if (a.timing.start_ns >= end_ns)
+      log()->warn("app {} never started: its start_ns ({} ns) is at or after the run's end ({} ns); its figures "
+                  "in results.json are zeros, not measurements",
+                  a.name, a.timing.start_ns, end_ns);
+}
+
 int fail(int code, const std::string& msg) {
   std::cerr << "error: " << one_line(msg) << "\n";
   return code;
@@ -302,6 +312,7 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
       write_gtkw(a.vcd);
     }
     const std::vector<fs::path> vcds = vcd_files(a, true);
+    warn_of_apps_that_never_started(cfg, o.results["sim_time_ns"].get<double>());
     if (o.results["transfers_open"].get<unsigned long long>() > 0)
       log()->warn("{} transfers were still open when the simulation stopped",
                   o.results["transfers_open"].get<unsigned long long>());

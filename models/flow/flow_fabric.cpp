@@ -127,13 +127,32 @@ std::string FlowFabric::rate_text(const Moving& m, double rate, const std::vecto
   return t;
 }
 
-uint64_t FlowFabric::sent_bytes(uint64_t transfer) const {
+// On the timeline start(), wake() and tail_ns() give a copy: its first TLP arrives a latency
+// after its start and the rest follow at its rate, so what has arrived is what it has sent
+// less what it sent within the last tail_ns(); once its fluid has gone, what its last rate
+// still brings before it is due. The data on the way is taken at the current rate: within
+// one tail (~0.2 us) of a change of rate that is off by at most the change times the tail;
+// at the instant a copy ends, the next one of its engine has delivered nothing, as in the
+// packet model, where its first TLP follows the last one of the copy before it. In bytes of
+// the copy, where its volume is not (pool_overheads()).
+uint64_t FlowFabric::delivered_bytes(uint64_t transfer) const {
+  const auto positive = [](double b) { return b > 0 ? static_cast<uint64_t>(b) : uint64_t{0}; };
   const auto it = flow_of_transfer_.find(transfer);
-  if (it == flow_of_transfer_.end() || !sched_.running(it->second)) return 0;
-  // In bytes of the copy, where its volume is not (pool_overheads()).
-  const Moving& m = moving_.at(it->second);
-  const double bytes = static_cast<double>(m.copy.spec.bytes), moved = sched_.sent_at(it->second, now_ns());
-  return static_cast<uint64_t>(std::min(bytes, m.plan.volume == bytes ? moved : moved * bytes / m.plan.volume));
+  if (it != flow_of_transfer_.end() && sched_.running(it->second)) {
+    const Moving& m = moving_.at(it->second);
+    const double rate = sched_.rate(it->second);
+    if (rate == flow::kUnbounded) return 0;  // all sent at once: nothing arrives before its latency
+    const double bytes = static_cast<double>(m.copy.spec.bytes);
+    const double per_volume = m.plan.volume == bytes ? 1.0 : bytes / m.plan.volume;
+    const double on_way = rate > 0 ? rate * tail_ns(m.plan, rate) : 0.0;
+    return positive(std::min(bytes, (sched_.sent_at(it->second, now_ns()) - on_way) * per_volume));
+  }
+  for (const auto& [at, d] : due_)  // its fluid has gone; few copies are in their tail at once
+    if (d.transfer == transfer) {
+      if (!(d.rate > 0) || d.rate == flow::kUnbounded) return 0;
+      return positive(static_cast<double>(d.bytes) - d.rate * static_cast<double>(at - std::min(at, now_ps())) / 1000.0);
+    }
+  return 0;
 }
 
 // A wake-up at the next finish replaces any earlier one (a new flow can move it later).
@@ -156,7 +175,9 @@ void FlowFabric::wake() {
     flow_of_transfer_.erase(m.copy.transfer);
     account(m, 1.0);
     const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(tail_ns(m.plan, sched_.finished_rates()[k]) * 1000.0));
-    due_.emplace(at, Due{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read});
+    const double bytes = static_cast<double>(m.copy.spec.bytes);
+    const double rate = sched_.finished_rates()[k] * (m.plan.volume == bytes ? 1.0 : bytes / m.plan.volume);
+    due_.emplace(at, Due{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read, rate});
     due_event_.notify(after_ps(at));
     if (m.copy.sent && !m.released) m.copy.sent();
     if (m.copy.tags_back) m.copy.tags_back();
@@ -213,6 +234,13 @@ double FlowFabric::tail_ns(const flow::TransferPlan& plan, double rate) {
 // The flows move on at their old rates up to now, then share by the new map (the packet
 // model drains a TC's old VC first: egress_port.h; the fluid moves at once).
 void FlowFabric::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
+  // The packet model's ports log each remap (EgressPort::set_tc_map); the fluid has no ports,
+  // so it logs the map once, for 8 VCs, as the policy gives it.
+  ARBSIM_LOG_DEBUG(*this, [&] {
+    std::string m = "TC/VC map";
+    for (int tc = 0; tc < kNumTcs; ++tc) m += " " + std::to_string(vc8[tc]);
+    return m + " (8 VCs; a link with n uses vc * n / 8)";
+  }());
   for (std::size_t e = 0; e < vcs_.size(); ++e) {
     vcs_[e].tc_to_vc = scale_map(vc8, vcs_[e].vcs);
     sched_.set_tc_map(now_ns(), static_cast<int>(e), vcs_[e].tc_to_vc);

@@ -70,8 +70,9 @@ class FlowFabric : public sc_core::sc_module {
   const flow::FidelityWatch& watch() const { return watch_; }
   // The flow ids of the copies in rate computations that fell back to flat max-min.
   const std::set<uint32_t>& unsettled_flows() const { return unsettled_flows_; }
-  // Payload bytes an open transfer has moved so far (its fluid sent; 0 once done or unknown).
-  uint64_t sent_bytes(uint64_t transfer) const;
+  // Payload bytes of an open transfer that have reached its destination by now on the
+  // fluid's timeline (0 once delivered or unknown): what the packet model's tracker counts.
+  uint64_t delivered_bytes(uint64_t transfer) const;
   void finish();  // a time-limited run: counts the copies still moving
   // The end of the warm-up (sim.warmup_ns): the link statistics count from now on (finish()
   // takes away what they held now, the moving copies' sent share included).
@@ -88,6 +89,7 @@ class FlowFabric : public sc_core::sc_module {
   struct Due {
     uint64_t transfer = 0, bytes = 0;
     bool posted = false;
+    double rate = 0;  // GB/s of its bytes its fluid last moved at: its tail arrives at that rate
   };
   void wake();     // SC_METHOD: flows that have sent their data
   void deliver();  // SC_METHOD: copies whose fixed latency has passed

@@ -33,8 +33,12 @@ uint8_t Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
   };
   c.on_done = [this, g, id, done = std::move(done)] {
     // Nothing left to watch: no tick keeps the run going past the last transfer (sim_time_ns
-    // and every utilization over it are the traffic's); the next command sets it again.
-    if (--open_ == 0) tick_event_.cancel();
+    // and every utilization over it are the traffic's). Parked, not forgotten: the next
+    // command takes it up again where it would have been (arm_tick()).
+    if (--open_ == 0 && tick_pending_) {
+      tick_event_.cancel();
+      tick_pending_ = false;
+    }
     g->copy_finished();
     policy_->on_complete(id);
     if (done) done();
@@ -42,7 +46,13 @@ uint8_t Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
   g->copy_queued();
   ++open_;
   policy_->on_submit(id, r);
-  if (policy_->tick_ns() > 0) tick_event_.notify(sc_core::sc_time(policy_->tick_ns(), sc_core::SC_NS));
+  if (policy_->tick_ns() > 0) {
+    // A tick parked at the last completion and still due comes back at its time (it would
+    // have stayed pending: a later notification does not move an earlier one); else one
+    // tick from now.
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    arm_tick(tick_due_ > now ? tick_due_ : now + sc_core::sc_time(policy_->tick_ns(), sc_core::SC_NS));
+  }
   const uint8_t tc = c.tc;
   hand_over(e, gpus_[r.gpu].submit, std::move(c));
   return tc;
@@ -62,9 +72,18 @@ void Driver::hand_over(CopyExecutor& e, const sc_core::sc_time& submit, CopyComm
 
 void Driver::tick() {
   guard_progress(guard_, *this);
+  tick_pending_ = false;
   if (open_ == 0) return;  // nothing to watch: stop ticking until the next command
   policy_->on_tick();
-  tick_event_.notify(sc_core::sc_time(policy_->tick_ns(), sc_core::SC_NS));
+  arm_tick(sc_core::sc_time_stamp() + sc_core::sc_time(policy_->tick_ns(), sc_core::SC_NS));
+}
+
+// The tick at `at`, unless one is due sooner (as sc_event keeps the earlier of two).
+void Driver::arm_tick(const sc_core::sc_time& at) {
+  if (tick_pending_ && tick_due_ <= at) return;
+  tick_due_ = at;
+  tick_pending_ = true;
+  tick_event_.notify(at - sc_core::sc_time_stamp());
 }
 
 // H2D by device read uses the GPU's first copy engine, D2H and P2P its last (real GPUs

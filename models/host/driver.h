@@ -53,12 +53,16 @@ class Driver : public sc_core::sc_module {
  private:
   CopyExecutor& engine_for(const MemcpyRequest& r, CopyCommand& c);
   void tick();  // SC_METHOD: the policy's periodic re-evaluation while commands are open
+  void arm_tick(const sc_core::sc_time& at);
   void hand_over(CopyExecutor& e, const sc_core::sc_time& submit, CopyCommand c);
   std::vector<GpuAttachment> gpus_;
   std::unique_ptr<TcPolicy> policy_;
   uint64_t next_cmd_ = 1;
   int open_ = 0;
   sc_core::sc_event tick_event_;
+  // The tick's time (kept while it is parked: cancelled because nothing is open).
+  sc_core::sc_time tick_due_;
+  bool tick_pending_ = false;
   std::map<const CopyExecutor*, sc_core::sc_time> submit_free_;  // per engine: its last submission's end
   Timers submissions_{"submissions"};
   ProgressGuard guard_;

@@ -13,6 +13,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <vector>
 #include "models/host/priority_ranking.h"
 #include "models/host/tc_policy.h"
 
@@ -45,12 +46,15 @@ class PriorityTcPolicy : public TcPolicy {
  private:
   struct Command {
     int dest = 0, tc = 0;
+    uint32_t flow_id = 0;
     uint64_t bytes = 0, transfer = 0;
     double deadline_ns = 0;
     bool escalated = false;
   };
   uint64_t remaining(const Command& c) const;
   void remap();
+  void report_ties(const std::vector<DestinationLoad>& loads, const std::vector<bool>& moved,
+                   const std::vector<int>& ranking, const std::array<uint8_t, kNumTcs>& map);
   bool orders_open_tcs_alike(const std::array<uint8_t, kNumTcs>& next) const;
 
   PriorityMode mode_;
@@ -59,6 +63,7 @@ class PriorityTcPolicy : public TcPolicy {
   int starvation_threshold_;
   FabricControl* fabric_ = nullptr;
   std::map<uint64_t, Command> commands_;
+  std::vector<bool> ended_;  // [destination] a command of it has completed
   std::array<uint8_t, kNumTcs> map_{};
   bool map_set_ = false;
 };

@@ -356,6 +356,19 @@ TEST_F(Cli, ValidateRefusesWhatRunRefuses) {
   EXPECT_EQ(json::parse(slurp(dir_ / "o" / "results.json"))["seed"], 0);
 }
 
+// An app that starts at or after the end of a time-limited run issues nothing: its figures
+// are zeros, and the log says they are not measurements (it said nothing).
+TEST_F(Cli, AnAppThatNeverStartedIsNamedInTheLog) {
+  const std::string cfg = write("c.yaml", small_config("  - {name: late, type: stream, gpu: gpu0, size: {fixed: 4KiB}, "
+                                                       "count: 1, start_ns: 100us}\n" + std::string(kOneStream),
+                                                       "sim: {time_ns: 50000}\n"));
+  const Result r = run({"run", cfg, "--out", "o"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string log = slurp(dir_ / "o" / "sim.log");
+  EXPECT_NE(log.find("app late never started"), std::string::npos) << log;
+  EXPECT_EQ(log.find("app s never started"), std::string::npos) << log;
+}
+
 // A trace window past the end of an unlimited run (which --sim-time would have refused at
 // the start) traces nothing: the run says so instead of leaving an empty trace unexplained.
 TEST_F(Cli, ATraceWindowPastTheRunIsNamed) {

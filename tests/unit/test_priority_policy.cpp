@@ -20,6 +20,15 @@ class FakeFabric : public FabricControl {
     return it == delivered.end() ? 0 : it->second;
   }
   double now_ns() const override { return now; }
+  void ranking_tie(int first, int second, uint64_t bytes, const std::vector<uint32_t>& flows) override {
+    ties.push_back({first, second, bytes, flows.size()});
+  }
+  struct Tie {
+    int first, second;
+    uint64_t bytes;
+    std::size_t flows;
+  };
+  std::vector<Tie> ties;
   std::array<uint8_t, kNumTcs> map{};
   int updates = 0;
   std::map<uint64_t, uint64_t> delivered;
@@ -154,4 +163,29 @@ TEST(PriorityTcPolicy, QosMarginEscalatesEarlier) {
   f.now = 40000;
   p.on_tick();
   EXPECT_EQ(f.map[1], 7);
+}
+
+// Equal remaining bytes: the lower GPU index ranks first, and the fabric hears of it when the
+// other order would program another map (the flow fabric lists it in fidelity_notes).
+TEST(PriorityTcPolicy, ReportsTiesThatDecideTheMap) {
+  FakeFabric f;
+  PriorityTcPolicy p(PriorityMode::SmallestFirst, 4, 10.0, 0);
+  p.attach(f);
+  p.on_submit(1, h2d(1, 4096));
+  p.on_submit(2, h2d(2, 4096));  // equal, nothing arrived: the packet model ties the same way
+  EXPECT_TRUE(f.ties.empty());
+  EXPECT_GT(f.map[3], f.map[5]);  // GPU1 first
+  p.on_start(1, 11);
+  p.on_start(2, 22);
+  f.delivered[11] = f.delivered[22] = 1024;  // both a KB in: a tie the packet model's TLPs split
+  p.on_submit(3, h2d(0, 100000));
+  ASSERT_EQ(f.ties.size(), 1u);
+  EXPECT_EQ(f.ties[0].first, 1);
+  EXPECT_EQ(f.ties[0].second, 2);
+  EXPECT_EQ(f.ties[0].bytes, 3072u);
+  EXPECT_EQ(f.ties[0].flows, 2u);
+  f.delivered[22] = 1025;  // GPU2 a byte ahead: no tie
+  p.on_submit(4, h2d(3, 100000));
+  EXPECT_EQ(f.ties.size(), 1u);
+  EXPECT_GT(f.map[5], f.map[3]);
 }

@@ -1,5 +1,6 @@
 #include "platforms/system.h"
 #include <algorithm>
+#include <set>
 #include "models/host/priority_policy.h"
 #include "platforms/device_registry.h"
 #include "platforms/topology/batch_model.h"
@@ -214,6 +215,12 @@ void System::restart_stats() {
   for (auto& g : gpus_) g->restart_stats();
   for (auto& a : apps_) a->restart_stats();
   for (auto& d : devices_) d->restart_stats();
+}
+
+std::vector<int> System::vc_counts() const {
+  std::set<int> n;
+  for (std::size_t d = 0; d < s_.walk.size(); ++d) n.insert(fabric_->link_vcs(static_cast<int>(d)));
+  return {n.begin(), n.end()};
 }
 
 }  // namespace arbsim

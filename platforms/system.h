@@ -65,6 +65,7 @@ class System : public FabricControl {
                               bytes, flows);
   }
   double now_ns() const override { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+  std::vector<int> vc_counts() const override;
 
  private:
   std::unique_ptr<TcPolicy> make_policy() const;

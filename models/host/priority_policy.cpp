@@ -126,11 +126,15 @@ void PriorityTcPolicy::report_ties(const std::vector<DestinationLoad>& loads, co
 // (EgressPort::set_tc_map), which a real driver would not pay for nothing.
 bool PriorityTcPolicy::orders_open_tcs_alike(const std::array<uint8_t, kNumTcs>& next) const {
   auto sign = [](int d) { return (d > 0) - (d < 0); };
-  for (auto a = commands_.begin(); a != commands_.end(); ++a)
-    for (auto b = std::next(a); b != commands_.end(); ++b) {
-      const int x = a->second.tc, y = b->second.tc;
-      if (sign(map_[x] - map_[y]) != sign(next[x] - next[y])) return false;
-    }
+  // As each link has them: on fewer VCs two TCs of different 8-VC VCs may share one, so an
+  // order kept on 8 VCs can still part or join two TCs there.
+  for (const int n : fabric_->vc_counts())
+    for (auto a = commands_.begin(); a != commands_.end(); ++a)
+      for (auto b = std::next(a); b != commands_.end(); ++b) {
+        const uint8_t x = static_cast<uint8_t>(a->second.tc), y = static_cast<uint8_t>(b->second.tc);
+        if (sign(scale_vc(map_[x], n) - scale_vc(map_[y], n)) != sign(scale_vc(next[x], n) - scale_vc(next[y], n)))
+          return false;
+      }
   return true;
 }
 

@@ -34,6 +34,9 @@ class FabricControl {
   virtual void set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) = 0;
   virtual uint64_t delivered_bytes(uint64_t transfer) const = 0;  // so far, of an open transfer
   virtual double now_ns() const = 0;
+  // The VC counts of the platform's link directions, each once (how set_tc_map's map is
+  // scaled on them).
+  virtual std::vector<int> vc_counts() const { return {kNumTcs}; }
   // A ranking put destination `first` above `second` (driver ordinals) only by index: both
   // had `bytes` left, and the other order programs another map. `flows`: their copies.
   virtual void ranking_tie(int /*first*/, int /*second*/, uint64_t /*bytes*/, const std::vector<uint32_t>& /*flows*/) {}

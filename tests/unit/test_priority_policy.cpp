@@ -20,6 +20,7 @@ class FakeFabric : public FabricControl {
     return it == delivered.end() ? 0 : it->second;
   }
   double now_ns() const override { return now; }
+  std::vector<int> vc_counts() const override { return counts; }
   void ranking_tie(int first, int second, uint64_t bytes, const std::vector<uint32_t>& flows) override {
     ties.push_back({first, second, bytes, flows.size()});
   }
@@ -33,6 +34,7 @@ class FakeFabric : public FabricControl {
   int updates = 0;
   std::map<uint64_t, uint64_t> delivered;
   double now = 0;
+  std::vector<int> counts{8};
 };
 
 MemcpyRequest h2d(int gpu, uint64_t bytes, double deadline = 0) {
@@ -188,4 +190,28 @@ TEST(PriorityTcPolicy, ReportsTiesThatDecideTheMap) {
   p.on_submit(4, h2d(3, 100000));
   EXPECT_EQ(f.ties.size(), 1u);
   EXPECT_GT(f.map[5], f.map[3]);
+}
+
+// On a link of fewer VCs a map is scaled (VC v of 8 -> v x n / 8): TCs on 8-VC VCs 7 and 6
+// share VC 3 of 4, those on 5 and 4 VC 2. GPU0, GPU1 and GPU2 open (ranked 0, 1, 2: TC1 on
+// VC 7, TC3 on 6, TC5 on 5); GPU1's copy ends: ranked 0, 2, 1, TC5 moves to VC 6. TC1 stays
+// above TC5 on 8 VCs, so an 8-VC platform needs no remap; on 4 VCs TC5 joins TC1 on VC 3,
+// which only the new map gives it (the remap was skipped there before).
+TEST(PriorityTcPolicy, RemapsWhereAScaledMapGroupsTheOpenTcsDifferently) {
+  for (const int vcs : {8, 4}) {
+    FakeFabric f;
+    f.counts = {vcs};
+    PriorityTcPolicy p(PriorityMode::SmallestFirst, 4, 10.0, 0);
+    p.attach(f);
+    p.on_submit(1, h2d(0, 1000));
+    p.on_submit(2, h2d(1, 2000));
+    p.on_submit(3, h2d(2, 3000));
+    EXPECT_EQ(f.updates, 1);
+    EXPECT_EQ(f.map[5], 5);
+    p.on_complete(2);
+    EXPECT_EQ(f.updates, vcs == 8 ? 1 : 2) << vcs << " VCs";
+    if (vcs == 4) {
+      EXPECT_EQ(f.map[5], 6);
+    }
+  }
 }

@@ -5,6 +5,8 @@
 namespace arbsim::flow {
 
 void FidelityWatch::add(int id, const WatchFlow& f) {
+  count_window(f, +1);
+  if (const auto ended = same_as_removed(f); ended != removed_.end()) return take_place(id, f, ended);
   Watched& w = flows_[id] = Watched{f, {}, false, {}, queues_beyond(f), 0, {}};
   count_held(f.held, +1);
   overtakes(id, w);
@@ -13,30 +15,88 @@ void FidelityWatch::add(int id, const WatchFlow& f) {
   touch_held_on(f, id);
 }
 
+// Its crossings go at once (its paths die with it); the rest of its removal waits for the
+// look, unless a copy takes its place (add()).
 void FidelityWatch::remove(int id, double now_ns) {
   const auto it = flows_.find(id);
   if (it == flows_.end()) return;
   now_ = now_ns;  // (flows ending together: no look between them sets it)
-  const WatchFlow& ended = it->second.flow;
-  if (it->second.backlog) {  // its last TLPs still queue on the way
+  const Watched& w = it->second;
+  const WatchFlow& ended = w.flow;
+  if (w.backlog) {  // its last TLPs still queue on the way
     tails_.push_back({id, ended.tc, ended.held, *ended.data_path});
     owner_of_ended_[id] = ended.owner;
   }
-  for (const Key& k : it->second.causes) count(k, -1);
-  count_held(it->second.flow.held, -1);
-  const WatchFlow f = it->second.flow;
-  index(id, f, nullptr);
+  count_window(ended, -1);
+  index(id, ended, nullptr);
+  Removed r{id, ended, *ended.data_path, {}, w.causes, w.dirty, !w.tails.empty()};
+  if (ended.request_path) r.request_path = *ended.request_path;
+  r.flow.data_path = r.flow.request_path = nullptr;  // (the copies above, once it is applied)
   flows_.erase(it);
-  touch_held_on(f, id);
+  removed_.push_back(std::move(r));
+}
+
+// An ended copy of this instant the new one can stand for: every field an examination reads
+// alike (held aside: it takes the ended one's), and its size on the same side of each read
+// window's burst threshold (burst()). One whose sightings came from tails (overtakes()) is
+// not: those are its own.
+std::vector<FidelityWatch::Removed>::iterator FidelityWatch::same_as_removed(const WatchFlow& f) {
+  const auto empty_or = [](const std::vector<int>* p) { return p ? *p : std::vector<int>{}; };
+  const auto small = [](double bytes, double window) { return bytes * 0.03 <= window; };
+  return std::find_if(removed_.begin(), removed_.end(), [&](const Removed& r) {
+    const WatchFlow& e = r.flow;
+    if (r.had_tails || e.tc != f.tc || e.completions != f.completions || e.owner != f.owner ||
+        e.window != f.window || e.data_tlps != f.data_tlps || e.request_tlps != f.request_tlps ||
+        e.credit_loops != f.credit_loops || r.data_path != *f.data_path || r.request_path != empty_or(f.request_path))
+      return false;
+    for (const auto& [window, n] : windows_)
+      if (small(e.bytes, window) != small(f.bytes, window)) return false;
+    return true;
+  });
+}
+
+// Flow `id` stands for the ended copy: its sightings and holds are that one's (so no count
+// moves), it overtakes nothing of its own predecessor (same TC), and the others see it as
+// they saw that one.
+void FidelityWatch::take_place(int id, const WatchFlow& f, std::vector<Removed>::iterator ended) {
+  Watched& w = flows_[id] = Watched{f, ended->causes, false, {}, false, 0, {}};
+  w.flow.held = ended->flow.held;
+  w.backlog = queues_beyond(w.flow);  // as its first set_held() would make it, from no history
+  w.took_place = true;
+  overtakes(id, w);
+  index(id, w.flow, &w);
+  if (ended->dirty) mark(id, w);
+  removed_.erase(ended);
+}
+
+// The ended copies no new one took the place of: their sightings and holds go, and the
+// flows on their links are examined again.
+void FidelityWatch::apply_removals() {
+  for (const Removed& r : removed_) {
+    for (const Key& k : r.causes) count(k, -1);
+    count_held(r.flow.held, -1);
+    WatchFlow f = r.flow;
+    f.data_path = &r.data_path;
+    f.request_path = &r.request_path;
+    touch_held_on(f, r.id);
+  }
+  removed_.clear();
+}
+
+void FidelityWatch::count_window(const WatchFlow& f, int delta) {
+  if (!(f.window > 0)) return;
+  if ((windows_[f.window] += delta) == 0) windows_.erase(f.window);
 }
 
 void FidelityWatch::set_held(int id, const std::vector<int>& edges) {
   Watched& w = flows_.at(id);
+  const bool history = !w.took_place;
+  w.took_place = false;
   if (w.flow.held == edges) return;
   count_held(w.flow.held, -1);
   w.flow.held = edges;
   count_held(w.flow.held, +1);
-  w.backlog = queues_beyond(w.flow) || (w.backlog && tied(w.flow));
+  w.backlog = queues_beyond(w.flow) || (history && w.backlog && tied(w.flow));
   mark(id);
 }
 
@@ -85,6 +145,7 @@ void FidelityWatch::touch_held_on(const WatchFlow& f, int except) {
 
 void FidelityWatch::look(double now_ns) {
   now_ = now_ns;
+  apply_removals();
   ++looks_;
   for (int id : dirty_) {
     const auto it = flows_.find(id);
@@ -117,6 +178,7 @@ void FidelityWatch::overtakes(int id, Watched& w) {
 // one that goes on is not cut in two.
 void FidelityWatch::examine(int id, Watched& w) {
   w.dirty = false;
+  ++examined_;
   std::vector<Cause>& found = found_;
   found.clear();
   for (int e : w.flow.held)
@@ -316,6 +378,7 @@ void FidelityWatch::count(const Key& k, int delta) {
 
 void FidelityWatch::finish(double now_ns) {
   now_ = now_ns;
+  apply_removals();
   for (const auto& [k, a] : active_) seen_[k].total_ns += now_ - a.second;
   active_.clear();
 }

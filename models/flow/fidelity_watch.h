@@ -36,7 +36,12 @@
 //
 // Incremental (issue 12: an event costs what it can affect): each flow keeps the sightings
 // it causes; a look re-examines only the flows whose holds changed and the held flows on
-// the links of a flow that started or ended. Plain C++.
+// the links of a flow that started or ended. A copy that starts at the instant one ended
+// with the same description (its engine's next copy of a stream: the same paths, TC, owner,
+// windows and credit loops, and a size on the same side of every burst threshold) takes the
+// ended one's place, its sightings and holds: nothing changes for the others, which are not
+// re-examined (the ended copy's effects on them wait for the look, where a copy that took
+// its place cancels them). Plain C++.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -125,6 +130,7 @@ class FidelityWatch {
   void look(double now_ns);
   void finish(double now_ns);
   const std::map<Key, Sighting>& sightings() const { return seen_; }
+  uint64_t examinations() const { return examined_; }  // flows examined so far (its cost)
 
  private:
   // A sighting a flow causes, and the flow it concerns besides the one causing it (by id).
@@ -147,6 +153,17 @@ class FidelityWatch {
     // The sightings whose knock-ons on it look number `expanded_in` named (concern()).
     uint64_t expanded_in = 0;
     std::vector<Key> expanded;
+    // It took an ended copy's place with that one's holds (add()): its first set_held()
+    // counts no backlog from before, as for a copy that starts with none.
+    bool took_place = false;
+  };
+  // A copy removed at this instant, its effects on the others not yet applied (look()).
+  struct Removed {
+    int id;
+    WatchFlow flow;  // its paths are the copies below (the flow's die with it)
+    std::vector<int> data_path, request_path;
+    std::vector<Key> causes;
+    bool dirty, had_tails;
   };
   // The sightings whose crossings on an edge look number `in` counted (concern()).
   struct Merged {
@@ -159,6 +176,10 @@ class FidelityWatch {
     std::vector<int> held, path;  // where it was held; its data path (copied: the flow's dies with it)
   };
   void index(int id, const WatchFlow& f, Watched* added);  // added null: removes it
+  std::vector<Removed>::iterator same_as_removed(const WatchFlow& f);
+  void take_place(int id, const WatchFlow& f, std::vector<Removed>::iterator ended);
+  void apply_removals();
+  void count_window(const WatchFlow& f, int delta);
   void touch_held_on(const WatchFlow& f, int except);
   void mark(int id);
   void mark(int id, Watched& w);
@@ -199,6 +220,9 @@ class FidelityWatch {
   std::map<Key, std::pair<int, double>> active_;  // flows causing it, since when
   std::vector<Tail> tails_;  // copies that ended held, this instant (their successors start now)
   std::map<int, uint32_t> owner_of_ended_;  // ids of the copies in tails_
+  std::vector<Removed> removed_;  // this instant's, not yet applied
+  std::map<double, int> windows_;  // the read windows of the flows watched (burst thresholds), counted
+  uint64_t examined_ = 0;
   double now_ = 0;
 };
 

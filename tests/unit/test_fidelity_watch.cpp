@@ -79,6 +79,32 @@ TEST_F(WatchTest, ARunningSightingCountsToTheRunsEnd) {
   EXPECT_DOUBLE_EQ(hol_sighting().total_ns, 500);
 }
 
+// The held flow ends at 100 ns and its engine's next copy (flow 3: the same path, TC and
+// owner) starts then, held where it was: it takes flow 1's place with flow 1's sightings, so
+// nothing is examined again, and the sighting runs on, 0 to 300 ns, as examining it would
+// count it. A copy of another owner is examined afresh (and names its owner).
+TEST_F(WatchTest, ACopyTakingAnEndedOnesPlaceChangesNothingForTheOthers) {
+  for (const uint32_t owner : {1u, 3u}) {
+    FidelityWatch w{{fifo(), EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
+    start_held_and_beside(w, to_gpu0, to_gpu1, WatchFlow{}, 0);
+    const uint64_t before = w.examinations();
+    w.remove(1, 100);
+    WatchFlow next;
+    next.data_path = &to_gpu0;
+    next.owner = owner;
+    w.add(3, next);
+    w.set_held(3, {1});  // as the rates computed at its start hold it
+    w.look(100);
+    EXPECT_EQ(w.examinations() - before, owner == 1 ? 0u : 1u) << owner;
+    w.finish(300);
+    const Sighting& s = w.sightings().at(hol);
+    EXPECT_DOUBLE_EQ(s.first_ns, 0);
+    EXPECT_DOUBLE_EQ(s.total_ns, 300);
+    const std::vector<uint32_t> owners = owner == 1 ? std::vector<uint32_t>{1, 2} : std::vector<uint32_t>{1, 2, 3};
+    EXPECT_EQ(s.owners, owners);
+  }
+}
+
 // An overtaken tail (fidelity_watch.h): copy 1 (TC0, over 0 and 1) ends, and its engine's
 // next copy 3 (TC1: another VC, as each TC has its own here) starts over 0 and 2. `holds`:
 // where copy 1 is held, in turn, before it ends at 300 ns. Returns the tail's sighting

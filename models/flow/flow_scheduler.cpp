@@ -20,7 +20,9 @@ Scheduler::Scheduler(std::vector<double> capacity, std::vector<EdgeArbitration> 
       solver_(capacity_, arbitration_),
       binds_(capacity_.size(), 0),
       seen_edge_(capacity_.size(), 0),
-      binds_epoch_(capacity_.size(), 0) {
+      binds_epoch_(capacity_.size(), 0),
+      can_(capacity_.size(), 0),
+      can_epoch_(capacity_.size(), 0) {
   if (!arbitration_.empty() && arbitration_.size() != capacity_.size())
     throw std::invalid_argument("flow::Scheduler: one arbitration per edge needed");
   for (double c : capacity_)
@@ -70,6 +72,12 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release,
   // A later cap above the most the flow can ever move never binds: none.
   if (later.cap < f.most && later.after < f.volume) f.later = later;
   slot_of_.emplace(f.id, slot);
+  int ends = -1;  // the end of this instant it replaces, if any
+  for (std::size_t k = 0; k < ended_.size() && ends < 0; ++k) {
+    Ended& e = ended_[k];
+    if (e.usable && !e.taken && e.hash == f.hash && spec_equal(e.spec, f.spec)) e.taken = true, ends = static_cast<int>(k);
+  }
+  started_.emplace_back(slot, ends);
   keyed(slot);
   return f.id;
 }
@@ -118,6 +126,7 @@ void Scheduler::retire(int slot) {
   later_.erase(slot);
   slot_of_.erase(f.id);
   f.id = -1;
+  ended_.push_back({std::move(f.spec), f.hash, f.rate, std::move(f.held), !f.fresh && f.converged, false});
   f.spec.path.clear();
   f.held.clear();
   free_.push_back(slot);
@@ -229,6 +238,7 @@ void Scheduler::apply_later_cap(int slot) {
   Running& f = slots_[static_cast<std::size_t>(slot)];
   later_.erase(slot);
   rebase(f, now_);
+  other_change_ = true;
   f.burst = f.moved_at >= 0 ? f.moved_at : f.rate;
   f.spec.cap = std::min(f.spec.cap, f.later.cap);
   f.most = std::min(f.most, f.spec.cap);
@@ -256,13 +266,17 @@ void Scheduler::set_rate(int slot, double rate) const {
 }
 
 bool Scheduler::can_bind(int edge) const {
+  const std::size_t e = static_cast<std::size_t>(edge);
+  if (can_epoch_[e] == epoch_) return can_[e] != 0;
   double most = 0;
-  for (int slot : on_edge_[static_cast<std::size_t>(edge)]) {
+  for (int slot : on_edge_[e]) {
     const Running& f = slots_[static_cast<std::size_t>(slot)];
     for (const Hop& h : f.spec.path)
       if (h.edge == edge) most += f.most * h.weight;
   }
-  return most >= capacity_[static_cast<std::size_t>(edge)] * (1 - 1e-9);
+  can_epoch_[e] = epoch_;
+  can_[e] = most >= capacity_[e] * (1 - 1e-9) ? 1 : 0;
+  return can_[e] != 0;
 }
 
 // Whether a queue can back up at `edge`'s receiver with another flow waiting in it
@@ -291,11 +305,13 @@ bool Scheduler::queues(int edge) const {
 // The running flows on the pending edges and those that share an edge that can bind with
 // them, directly or through others: the only ones whose rates a change there can move (each
 // component's rates depend on its own flows and binding edges alone). Slots, in id order.
-std::vector<int> Scheduler::component() const {
-  std::vector<int> slots, todo, next;
+const std::vector<int>& Scheduler::component() const {
+  std::vector<int>&slots = slots_scratch_, &todo = todo_, &next = next_, &touched = touched_;
+  slots.clear();
+  todo.clear();
   for (int e : pending_)
     if (!seen_edge_[static_cast<std::size_t>(e)]) seen_edge_[static_cast<std::size_t>(e)] = 1, todo.push_back(e);
-  std::vector<int> touched = todo;
+  touched = todo;
   slot_epoch_.resize(slots_.size(), 0);
   for (bool seeds = true; !todo.empty(); seeds = false) {
     next.clear();
@@ -330,16 +346,60 @@ bool Scheduler::binds(int edge) const {
   return binds_[e] != 0;
 }
 
+// Replacements: where this instant's changes are all ends each replaced by a start of the
+// same spec (a stream's next copy), the component's flows are the same specs as at its last
+// computation, which no change since has made stale (any would have recomputed it), with
+// the same edges able to bind (they depend on the specs alone). Its rates are then that
+// computation's, position by position in the spec order: a replacing start takes the last
+// place among its equals and the others move up, so where all of its equals have the same
+// rate and holds (checked), it takes the ended one's and nothing else moves. Where that
+// computation did not settle, it is made again (its failure is counted per computation).
+bool Scheduler::replaces_only() const {
+  if (pending_all_ || other_change_ || started_.empty() || started_.size() != ended_.size()) return false;
+  for (const auto& [slot, ends] : started_) {
+    if (ends < 0) return false;
+    const Ended& e = ended_[static_cast<std::size_t>(ends)];
+    for (int other : on_edge_[static_cast<std::size_t>(e.spec.path.front().edge)]) {
+      const Running& g = slots_[static_cast<std::size_t>(other)];
+      if (other == slot || g.hash != e.hash || !spec_equal(g.spec, e.spec)) continue;
+      if (g.fresh || g.rate != e.rate || g.held != e.held) return false;
+    }
+  }
+  return true;
+}
+
+void Scheduler::take_over() const {
+  for (const auto& [slot, ends] : started_) {
+    const Ended& e = ended_[static_cast<std::size_t>(ends)];
+    Running& f = slots_[static_cast<std::size_t>(slot)];
+    f.fresh = false;
+    set_rate(slot, e.rate);
+    f.held = e.held;
+    if (keep_recomputed_) recomputed_.push_back(f.id);
+    ++replacements_;
+  }
+}
+
 void Scheduler::settle() const {
   if (!pending_all_ && pending_.empty()) return;
+  const bool replaced = replaces_only();
+  if (replaced) take_over();
+  ended_.clear();
+  started_.clear();
+  other_change_ = false;
+  if (replaced) {
+    pending_.clear();
+    return;
+  }
   ++epoch_;
-  std::vector<int> slots;
+  std::vector<int>& slots = slots_scratch_;
   if (pending_all_) {
+    slots.clear();
     for (std::size_t slot = 0; slot < slots_.size(); ++slot)
       if (slots_[slot].id >= 0) slots.push_back(static_cast<int>(slot));
     std::sort(slots.begin(), slots.end(), [&](int a, int b) { return slots_[a].id < slots_[b].id; });
   } else {
-    slots = component();
+    component();
   }
   pending_.clear();
   pending_all_ = false;
@@ -387,6 +447,7 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
   }
   for (int slot : slots) {
     slots_[static_cast<std::size_t>(slot)].fresh = false;
+    slots_[static_cast<std::size_t>(slot)].converged = r->converged;
     const std::size_t i = static_cast<std::size_t>(place_[static_cast<std::size_t>(slot)]);
     set_rate(slot, r->rate[i]);
     slots_[static_cast<std::size_t>(slot)].held.assign(r->held.begin() + r->held_start[i],
@@ -417,6 +478,7 @@ void Scheduler::set_tc_map(double now_ns, int edge, const std::array<uint8_t, 8>
   if (arbitration_.empty()) return;  // flat max-min: no VCs
   arbitration_.at(static_cast<std::size_t>(edge)).tc_to_vc = tc_to_vc;
   memo_.clear();  // rates computed under the old map
+  other_change_ = true;
 }
 
 void Scheduler::set_port_weights(double now_ns, int edge, const std::vector<double>& weights) {
@@ -424,6 +486,7 @@ void Scheduler::set_port_weights(double now_ns, int edge, const std::vector<doub
   if (arbitration_.empty()) throw std::logic_error("flow::Scheduler: no arbitration to reweight");
   arbitration_.at(static_cast<std::size_t>(edge)).port.weights = weights;
   memo_.clear();
+  other_change_ = true;
 }
 
 void Scheduler::reshare(double now_ns) {

@@ -86,6 +86,9 @@ class Scheduler {
   int unsettled() const { return unsettled_; }
   // Recomputations whose rates came from the memo (rate_memo.h) instead of the solver.
   uint64_t memo_hits() const { return memo_.hits(); }
+  // Starts that took the place of an end of the same spec at the same instant, where nothing
+  // else changed: the component's rates stay (settle(), "Replacements").
+  uint64_t replacements() const { return replacements_; }
   std::vector<int> take_unsettled();
 
   bool running(int id) const { return slot_of_.count(id) > 0; }
@@ -125,6 +128,7 @@ class Scheduler {
     // New since the last computation, with a spec no earlier flow had (hash): a computation
     // it is in cannot have been made before.
     bool fresh = true;
+    bool converged = true;  // its last computation settled (arbitrated_rates.h)
     Release release;  // when it is released (left 0: at its end)
     bool released = false;
     LaterCap later;   // still to apply where later.cap is finite
@@ -144,11 +148,27 @@ class Scheduler {
   static double released_at(const Running& f);
   static double capped_at(const Running& f);
   void apply_later_cap(int slot);
-  std::vector<int> component() const;
+  const std::vector<int>& component() const;
   bool can_bind(int edge) const;
   bool queues(int edge) const;
   bool binds(int edge) const;
   void retire(int slot);
+  bool replaces_only() const;
+  void take_over() const;
+  // This instant's ends (with the rates their last computation gave them) and starts, each
+  // start with the end of the same spec it replaces (-1: none), and whether anything else
+  // changed the rates' inputs (a later cap, a remap, new weights, a reshare): settle().
+  struct Ended {
+    FlowSpec spec;
+    uint64_t hash = 0;
+    double rate = 0;
+    std::vector<int> held;
+    bool usable = false, taken = false;
+  };
+  mutable std::vector<Ended> ended_;
+  mutable std::vector<std::pair<int, int>> started_;
+  mutable bool other_change_ = false;
+  mutable uint64_t replacements_ = 0;
 
   std::vector<double> capacity_;
   std::vector<EdgeArbitration> arbitration_;
@@ -177,6 +197,12 @@ class Scheduler {
   // slot_epoch_ is has joined its component.
   mutable uint32_t epoch_ = 0;
   mutable std::vector<uint32_t> binds_epoch_, slot_epoch_;
+  // can_bind(e) of this recomputation where can_epoch_[e] is its epoch (queues() asks it of
+  // every edge after a queue, for each flow there).
+  mutable std::vector<char> can_;
+  mutable std::vector<uint32_t> can_epoch_;
+  // A recomputation's slots and the component search's edges (scratch: no allocation per event).
+  mutable std::vector<int> slots_scratch_, todo_, next_, touched_;
   // A recomputation's flows in the solver's order (slots), their specs, hashes and hops'
   // binds (rate_memo.h), and each slot's place in that order.
   mutable std::vector<int> order_, place_;

@@ -57,10 +57,11 @@ TEST(RateMemo, SpecOrderIsTotalByContent) {
   EXPECT_GT(equal, 5);  // distinct specs that are equal do occur (17 of 2,000 with this seed)
 }
 
-// A stream's copies of one spec follow each other (4000 B at 2: ending at 2000, 4000 and
-// 6000 ns). The first is fresh (no flow had its spec), so that computation is neither looked
-// up nor stored; the second's is computed and stored; the third's is looked up (one hit),
-// with the arbiter's 2 and 6 as before.
+// A stream's copies of one spec, each started 100 ns after the one before ended (not at its
+// instant: that is a replacement, next test). 4000 B at 2 B/ns. The first is fresh (no flow
+// had its spec), so that computation is neither looked up nor stored; at 2,000 ns {big}
+// alone and at 2,100 {big, second} are computed and stored; at the second's end (4,100)
+// {big} is looked up, and at 4,200 {big, third}: two hits, with the arbiter's 2 and 6.
 TEST(RateMemo, ANextCopyOfTheSameSpecIsLookedUp) {
   Scheduler s({8}, {weighted_vcs()});
   const int big = s.add(0, 1e6, spec({0}, 1));
@@ -68,26 +69,30 @@ TEST(RateMemo, ANextCopyOfTheSameSpecIsLookedUp) {
   EXPECT_DOUBLE_EQ(s.rate(first), 2);
   EXPECT_DOUBLE_EQ(s.rate(big), 6);
   EXPECT_EQ(s.advance(2000), std::vector<int>{first});
-  const int second = s.add(2000, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(big), 8);
+  const int second = s.add(2100, 4000, spec({0}, 0));
   EXPECT_DOUBLE_EQ(s.rate(second), 2);
   EXPECT_EQ(s.memo_hits(), 0u);
-  EXPECT_EQ(s.advance(4000), std::vector<int>{second});
-  const int third = s.add(4000, 4000, spec({0}, 0));
+  EXPECT_EQ(s.advance(4100), std::vector<int>{second});
+  EXPECT_DOUBLE_EQ(s.rate(big), 8);
+  const int third = s.add(4200, 4000, spec({0}, 0));
   EXPECT_DOUBLE_EQ(s.rate(third), 2);
   EXPECT_DOUBLE_EQ(s.rate(big), 6);
-  EXPECT_EQ(s.memo_hits(), 1u);
-  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 6000);
+  EXPECT_EQ(s.memo_hits(), 2u);
+  EXPECT_EQ(s.replacements(), 0u);
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 6200);
 }
 
-// The second copy's rates (2 and 6) are stored; then a remap swaps the VCs (TC0 -> VC1,
-// weight 3) at 3000 ns: the rates become 6 and 2, not the memo's 2 and 6. The second copy's
-// last 2000 B then take 333 ns at 6, and the third copy under the new map is looked up.
+// The second copy's rates (2 and 6) are stored at 2,100 ns; then a remap swaps the VCs (TC0
+// -> VC1, weight 3) at 3,000 ns: the rates become 6 and 2, not the memo's 2 and 6 (the memo
+// forgets them: without that it served them here). The second copy's last 2,200 B then take
+// 366.7 ns at 6, and the third copy under the new map, 100 ns later, is looked up.
 TEST(RateMemo, ARemapForgetsTheRatesOfTheOldMap) {
   Scheduler s({8}, {weighted_vcs()});
   const int big = s.add(0, 1e6, spec({0}, 1));
   const int first = s.add(0, 4000, spec({0}, 0));
   EXPECT_EQ(s.advance(2000), std::vector<int>{first});
-  const int second = s.add(2000, 4000, spec({0}, 0));
+  const int second = s.add(2100, 4000, spec({0}, 0));
   EXPECT_DOUBLE_EQ(s.rate(second), 2);
   std::array<uint8_t, 8> swapped{1, 0, 2, 3, 4, 5, 6, 7};
   s.set_tc_map(3000, 0, swapped);
@@ -95,9 +100,32 @@ TEST(RateMemo, ARemapForgetsTheRatesOfTheOldMap) {
   EXPECT_DOUBLE_EQ(s.rate(second), 6);
   EXPECT_DOUBLE_EQ(s.rate(big), 2);
   EXPECT_EQ(s.memo_hits(), 0u);
-  const double end = 3000 + 2000.0 / 6;
+  const double end = 3000 + 2200.0 / 6;
   EXPECT_EQ(s.advance(end), std::vector<int>{second});
-  const int third = s.add(end, 4000, spec({0}, 0));
+  const int third = s.add(end + 100, 4000, spec({0}, 0));
   EXPECT_DOUBLE_EQ(s.rate(third), 6);
   EXPECT_EQ(s.memo_hits(), 1u);
 }
+
+// A copy that starts at the instant one of the same spec ended, nothing else changing (a
+// stream's next copy): it takes the ended one's rate, the others keep theirs, and nothing
+// is computed or looked up (Scheduler::replacements()). A copy of another spec at that
+// instant (TC 1, in the big flow's VC: they split it, 4 each) is computed: no replacement.
+TEST(RateMemo, ACopyReplacingOneOfTheSameSpecTakesItsRate) {
+  Scheduler s({8}, {weighted_vcs()});
+  const int big = s.add(0, 1e6, spec({0}, 1));
+  const int first = s.add(0, 4000, spec({0}, 0));
+  EXPECT_EQ(s.advance(2000), std::vector<int>{first});
+  const int second = s.add(2000, 4000, spec({0}, 0));
+  EXPECT_DOUBLE_EQ(s.rate(second), 2);
+  EXPECT_DOUBLE_EQ(s.rate(big), 6);
+  EXPECT_EQ(s.replacements(), 1u);
+  EXPECT_EQ(s.memo_hits(), 0u);
+  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 4000);
+  EXPECT_EQ(s.advance(4000), std::vector<int>{second});
+  const int other = s.add(4000, 4000, spec({0}, 1));  // shares VC1 with big: 4 each
+  EXPECT_DOUBLE_EQ(s.rate(other), 4);
+  EXPECT_DOUBLE_EQ(s.rate(big), 4);
+  EXPECT_EQ(s.replacements(), 1u);
+}
+

@@ -28,6 +28,16 @@ std::string jobs_error(const std::string& yaml) {
   return "";
 }
 
+// The error loading the config file at `path` ("" when it loads).
+std::string file_error(const std::filesystem::path& path) {
+  try {
+    load_jobs_config(path.string(), {});
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(JobsConfig, DefaultsAreSevenOneGInstancesAndTable2) {
   const JobsConfig c = load_jobs_config_text(kGenerated);
   EXPECT_EQ(c.sim.partition, (std::vector<int>{1, 1, 1, 1, 1, 1, 1}));
@@ -56,33 +66,23 @@ TEST(JobsConfig, ATraceIsReadRelativeToTheConfig) {
   EXPECT_EQ(c.jobs[0].slices, 2);
   EXPECT_EQ(c.source, "trace " + (dir / "t.csv").string());
   std::ofstream(dir / "t.csv") << "arrival_s,kind,slices,work\n0,bloom560m,9,10\n";
-  std::string e;
-  try {
-    load_jobs_config((dir / "c.yaml").string(), {});
-  } catch (const ConfigError& x) {
-    e = x.what();
-  }
+  std::string e = file_error(dir / "c.yaml");
   EXPECT_NE(e.find("job 0 asks 9 slices; a GPU has 7"), std::string::npos) << e;
   // A 5g job: no A100 instance holds it, so no scheduler could ever place it (the
   // PCIe-aware one waited for ever): refused, naming the trace.
   std::ofstream(dir / "t.csv") << "arrival_s,kind,slices,work\n0,bloom560m,5,10\n";
-  try {
-    load_jobs_config((dir / "c.yaml").string(), {});
-  } catch (const ConfigError& x) {
-    e = x.what();
-  }
+  e = file_error(dir / "c.yaml");
   EXPECT_NE(e.find("jobs.trace: job 0: no instance of 5 slices on a GPU of 7"), std::string::npos) << e;
   // config.effective.yaml names the trace so that it runs again from another directory.
   std::ofstream(dir / "t.csv") << "arrival_s,kind,slices,work\n0,bloom560m,4,10\n";
   const JobsConfig again = load_jobs_config((dir / "c.yaml").string(), {});
   EXPECT_EQ(again.effective["jobs"]["trace"].as<std::string>(), std::filesystem::absolute(dir / "t.csv").string());
-  std::filesystem::remove_all(dir);
-  try {
-    load_jobs_config((dir / "c.yaml").string(), {});
-  } catch (const ConfigError& x) {
-    e = x.what();
-  }
+  // A trace that cannot be read is named as the key that names it.
+  std::filesystem::remove(dir / "t.csv");
+  e = file_error(dir / "c.yaml");
+  EXPECT_NE(e.find("jobs.trace: "), std::string::npos) << e;
   EXPECT_NE(e.find("cannot open file"), std::string::npos) << e;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(JobsConfig, ErrorsNameFileLineAndKey) {

@@ -286,6 +286,18 @@ void rewrite_vcd_output(const RunArgs& a, const VcdWindow& w) {
   }
 }
 
+// A file the run writes outside its directory: its directory made, and a file written and
+// removed there, before the simulation (not found unwritable only after it); throws OutputError.
+void prepare_file_outside(const std::string& file, const std::string& flag) {
+  const fs::path p(file);
+  std::error_code ec;
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  if (ec) throw OutputError("cannot create the directory of " + flag + " " + file + ": " + ec.message());
+  const fs::path probe = p.string() + ".probe.tmp";
+  OutputDir::write_file(probe, "");
+  fs::remove(probe, ec);
+}
+
 int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& observe, const VcdWindow& vcd,
                   OutputDir& dir) {
   const Config& cfg = s.config;
@@ -297,11 +309,10 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
   warn_if_batches_share(cfg);
   warn_if_trace_filter_matches_nothing(a, s);
   if (!a.vcd.empty()) {
-    std::error_code ec;
-    if (fs::path(a.vcd).has_parent_path()) fs::create_directories(fs::path(a.vcd).parent_path(), ec);
-    if (ec) throw OutputError("cannot create the directory of --vcd " + a.vcd + ": " + ec.message());
+    prepare_file_outside(a.vcd, "--vcd");
     request_arbiter_waveform("rtl", rtl_vcd_path(a.vcd));  // written only when an arbiter is RTL (docs/cosim.md)
   }
+  if (!a.trace.empty()) prepare_file_outside(a.trace, "--trace");
   try {
     remove_files(vcd_files(a, false));  // an earlier run's, which this one replaces
     SimOutcome o = simulate(s, a.vcd, observe, a.progress || isatty(2), vcd);
@@ -330,6 +341,37 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
   }
 }
 
+fs::path out_dir_of(const RunArgs& a) {
+  return a.out_dir.empty() ? fs::path("runs") / fs::path(a.config).stem() : fs::path(a.out_dir);
+}
+
+// Two outputs on one file, or an output on the config, would lose one of them silently (a
+// trace over sim.log, over the VCD or over the config itself): refused, as a trace path that
+// is a directory is. Paths compared as the filesystem resolves them.
+void check_output_paths(const RunArgs& a) {
+  const auto resolved = [](const fs::path& p) {
+    std::error_code ec;
+    const fs::path c = fs::weakly_canonical(fs::absolute(p), ec);
+    return ec ? fs::absolute(p).lexically_normal() : c;
+  };
+  std::vector<std::pair<std::string, fs::path>> files = {{"the config", a.config}, {"--out", out_dir_of(a)}};
+  for (const std::string& f : kRunFiles) files.push_back({"--out's " + f, out_dir_of(a) / f});
+  if (!a.vcd.empty()) {
+    files.push_back({"--vcd", vcd_file_name(a.vcd)});
+    files.push_back({"the RTL arbiters' VCD", rtl_vcd_path(a.vcd)});
+    for (const fs::path& g : gtkw_paths(a.vcd)) files.push_back({"--vcd's " + g.extension().string() + " file", g});
+  }
+  if (!a.trace.empty()) files.push_back({"--trace", a.trace});
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = i + 1; j < files.size(); ++j)
+      if (resolved(files[i].second) == resolved(files[j].second))
+        throw ConfigError(files[i].first + " and " + files[j].first + " are one file, " + files[j].second.string() +
+                          ": one would overwrite the other");
+  std::error_code ec;
+  if (!a.trace.empty() && fs::is_directory(a.trace, ec))
+    throw ConfigError("--trace " + a.trace + ": is a directory (expected a file name, e.g. trace.json)");
+}
+
 // The config and every option, checked as a run needs them (validate checks the same, so a
 // command it calls ok runs); throws ConfigError on bad input, before anything is written.
 struct CheckedRun {
@@ -352,6 +394,7 @@ CheckedRun check_run(const RunArgs& a) {
   }
   if (!a.vcd_filter.empty() && (a.vcd.empty() || vcd_globs(a.vcd_filter).empty()))
     throw ConfigError("--vcd-filter " + a.vcd_filter + ": needs --vcd FILE and at least one glob");
+  check_output_paths(a);
   return c;
 }
 
@@ -380,7 +423,7 @@ int cmd_run(const RunArgs& a) {
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, e.what());
   }
-  const fs::path out = a.out_dir.empty() ? fs::path("runs") / fs::path(a.config).stem() : fs::path(a.out_dir);
+  const fs::path out = out_dir_of(a);
   std::unique_ptr<OutputDir> dir;
   try {
     dir = std::make_unique<OutputDir>(out);

@@ -369,6 +369,39 @@ TEST_F(Cli, AnAppThatNeverStartedIsNamedInTheLog) {
   EXPECT_EQ(log.find("app s never started"), std::string::npos) << log;
 }
 
+// Two outputs on one file lost one of them with exit 0 (a trace over sim.log, over
+// results.json, over the VCD, over the config itself; run.json listed the file twice): refused
+// by run and validate alike, nothing written. A trace in directories that do not exist yet is
+// written there (as a VCD is), and a trace path that cannot be written fails before the run.
+TEST_F(Cli, OutputsOnOneFileAreRefused) {
+  const std::string cfg = write("c.yaml", small_config(kOneStream));
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--trace", "out/sim.log"}, "--out's sim.log and --trace are one file"},
+      {{"--trace", "out/results.json"}, "--out's results.json and --trace are one file"},
+      {{"--vcd", "w.vcd", "--trace", "w.vcd"}, "--vcd and --trace are one file"},
+      {{"--trace", cfg}, "the config and --trace are one file"},
+      {{"--trace", "out"}, "--out and --trace are one file"},
+      {{"--vcd", "w.vcd", "--trace", "w.gtkw"}, "--vcd's .gtkw file and --trace are one file"},
+  };
+  for (const auto& [options, needle] : bad) {
+    std::vector<std::string> args = {"run", cfg, "--out", "out"};
+    args.insert(args.end(), options.begin(), options.end());
+    expect_one_error(run(args), {needle});
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << options[1];
+  }
+  // validate (no --out: run's default, runs/c/) finds the same.
+  expect_one_error(run({"validate", cfg, "--vcd", "w.vcd", "--trace", "w.vcd"}), {"--vcd and --trace are one file"});
+  expect_one_error(run({"validate", cfg, "--trace", "runs/c/sim.log"}), {"--out's sim.log and --trace are one file"});
+  EXPECT_EQ(slurp(cfg), small_config(kOneStream));
+  ASSERT_EQ(run({"run", cfg, "--out", "o", "--trace", "deep/er/t.json"}).code, 0);
+  EXPECT_TRUE(fs::exists(dir_ / "deep" / "er" / "t.json"));
+  fs::create_directories(dir_ / "ro");
+  std::ofstream(dir_ / "blocker") << "a file where a directory should be";
+  const Result r = run({"run", cfg, "--out", "o2", "--trace", "blocker/t.json"});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o2" / "results.json"));
+}
+
 // A trace window past the end of an unlimited run (which --sim-time would have refused at
 // the start) traces nothing: the run says so instead of leaving an empty trace unexplained.
 TEST_F(Cli, ATraceWindowPastTheRunIsNamed) {

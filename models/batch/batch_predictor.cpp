@@ -217,8 +217,11 @@ BatchTimeline predict_time_division(const std::vector<BatchStream>& streams, con
   double t = 0;
   for (int i : order) {
     const BatchStream& s = streams[i];
-    run_chain_forward(s, t, [&](std::size_t k) { return rates({&s.transfers[k]})[0]; }, out.streams[i]);
-    t = out.streams[i].copy_end;  // the next transfer starts once this one is delivered
+    // A kernel-only stream holds no bandwidth and takes no turn: it starts at once, as the
+    // run-time starts it (batch_runtime.cpp, start_time_division()).
+    const bool copies = std::any_of(s.transfers.begin(), s.transfers.end(), [](const BatchTransfer& x) { return x.bytes > 0; });
+    run_chain_forward(s, copies ? t : 0.0, [&](std::size_t k) { return rates({&s.transfers[k]})[0]; }, out.streams[i]);
+    if (copies) t = out.streams[i].copy_end;  // the next transfer starts once this one is delivered
     out.makespan_ns = std::max(out.makespan_ns, out.streams[i].kernel_end);
   }
   return out;

@@ -63,6 +63,19 @@ TEST(BatchPredictor, TimeDivisionRunsOneTransferAtATime) {
   EXPECT_NEAR(t.streams[1].copy_end, 128e6 / 6.0, 1.0);
 }
 
+// A kernel-only stream holds no bandwidth and takes no turn under time division: it starts
+// at once (as the run-time starts it), whatever its kernel's place in the longest-first
+// order. Here its 5 ms kernel comes after the 60 MB copy's stream (a 30 ms kernel) in that
+// order: it was predicted to start when that copy ends (10 ms), where the run starts it at 0.
+TEST(BatchPredictor, TimeDivisionStartsAKernelOnlyStreamAtOnce) {
+  std::vector<BatchStream> s = {to_gpu(60e6, 30e6, 0, 0), to_gpu(0, 5e6, 1, 1)};
+  const BatchTimeline t = predict_time_division(s, star_rates);
+  EXPECT_NEAR(t.streams[1].kernel_start, 0.0, 1.0);
+  EXPECT_NEAR(t.streams[1].kernel_end, 5e6, 1.0);
+  EXPECT_NEAR(t.streams[0].copy_end, 10e6, 1.0);  // 60 MB at 6 GB/s
+  EXPECT_NEAR(t.makespan_ns, 40e6, 1.0);
+}
+
 TEST(BatchPredictor, StreamsWithoutTransferOrKernel) {
   std::vector<BatchStream> s = {to_gpu(0, 5e6, 0, 0), to_gpu(60e6, 0, 0, 1)};
   const BatchTimeline t = predict_batch(s, star_rates);

@@ -110,7 +110,7 @@ std::string parse_timeout(const std::string& text, double* seconds) {
 }
 
 std::string parse_memory_limit(const std::string& text, uint64_t* bytes) {
-  if (!parse_bytes(text, bytes) || *bytes < (64ull << 20)) return "expected at least 64MiB (e.g. 4GiB)";
+  if (!parse_bytes(text, bytes) || *bytes < (64ull << 20)) return "expected a size of at least 64MiB and under 16EiB (e.g. 4GiB)";
   return "";
 }
 

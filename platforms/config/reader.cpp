@@ -224,8 +224,8 @@ uint64_t Reader::bytes(const std::string& key, uint64_t def) const {
   }
   const YAML::Node v = lookup(key);
   uint64_t b = 0;
-  if (!v.IsScalar() || !parse_bytes(v.Scalar(), &b))
-    fail(key, "expected a positive byte count (e.g. 4096, 64KiB, 1MiB), got " + scalar_text(v));
+  if (!v.IsScalar() || !parse_bytes(v.Scalar(), &b) || static_cast<double>(b) > kMaxBytes)
+    fail(key, "expected a positive byte count of at most 1e15 (e.g. 4096, 64KiB, 1MiB), got " + scalar_text(v));
   return b;
 }
 

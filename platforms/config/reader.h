@@ -96,6 +96,9 @@ bool parse_rate_GBps(const std::string& text, double* gbps);
 // Longest time a config may give (ns). SystemC counts time in 64-bit picoseconds
 // (~1.8e16 ns); a cap well below keeps sums of times (start + iterations) from wrapping.
 constexpr double kMaxTimeNs = 1e15;
+// Largest byte count a config may give (a copy, a phase, a batch stream): 1 PB, which even
+// at 1 B/ns stays within kMaxTimeNs (5e17 B of a copy overflowed the flow mode's time).
+constexpr double kMaxBytes = 1e15;
 
 // Names of nodes, links and apps: letters, digits, '_' and '-'. SystemC module names may
 // not hold '.' or spaces, and `-s` keys split on '.' and '='.

@@ -67,7 +67,17 @@ TEST(ConfigErrors, AnInheritedArbiterIsNamedWhereItWasWritten) {
 
 TEST(ConfigErrors, NegativeSize) {
   EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: -4096")),
-            "bad.yaml:10: apps[0].size.fixed: expected a positive byte count (e.g. 4096, 64KiB, 1MiB), got '-4096'");
+            "bad.yaml:10: apps[0].size.fixed: expected a positive byte count of at most 1e15 (e.g. 4096, 64KiB, "
+            "1MiB), got '-4096'");
+}
+
+// 5e17 bytes were accepted, and the flow mode then failed with "a zero-delay loop" (the copy's
+// end beyond SystemC's 64-bit picoseconds); 1e15 (1 PB) is the largest size.
+TEST(ConfigErrors, SizeBeyondOnePetabyte) {
+  EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: 5e17")),
+            "bad.yaml:10: apps[0].size.fixed: expected a positive byte count of at most 1e15 (e.g. 4096, 64KiB, "
+            "1MiB), got '5e17'");
+  EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: 1e15")), "");
 }
 
 TEST(ConfigErrors, GpuAboveASwitchIsAnImpossibleTopology) {

@@ -24,6 +24,10 @@ bool reach_if_busy(double next_ns) {
 Pause warmup_pause(System& sys, StatsSeries* series) {
   const double warmup_ns = sys.config().sim.warmup_ns;
   return {warmup_ns, [&sys, series, warmup_ns] {
+            // A sample at the end of the warm-up closes the period before the restart (none
+            // when a periodic one was just taken, or the series is full): else what moved
+            // since the last sample, warm-up traffic, was in no row at all.
+            if (series && !series->full() && series->stopped_at_ns() < 0) series->sample();
             sys.restart_stats();
             if (series) series->rebase();
             if (!sc_core::sc_pending_activity())

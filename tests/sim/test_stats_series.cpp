@@ -85,12 +85,25 @@ TEST(StatsSeries, FlowGivesUtilizationAndThroughputOnly) {
 }
 
 // With a warm-up of 600 ns the period holding it counts from its end: [500, 1000) reads
-// early's completion at ~520 ns no more (it was issued during the warm-up).
+// early's completion at ~520 ns no more (it was issued during the warm-up). A sample at 600
+// closes [500, 600), which holds it: 4096 B x 8 / 100 ns (that stretch was in no row).
 TEST(StatsSeries, AWarmupRestartsThePeriodItEnds) {
   const SimOutcome o = run_yaml(kTwoWrites, {"sim.warmup_ns=600"});
   const Series s = parse(o.series_csv);
+  EXPECT_NEAR(num(s, 600, "app_throughput_gbps/early/"), 4096 * 8 / 100.0, 1e-3);
   EXPECT_NEAR(num(s, 1000, "app_throughput_gbps/early/"), 0, 1e-9);
   EXPECT_NEAR(num(s, 2000, "app_throughput_gbps/late/"), 65.536, 1e-3);
+}
+
+// A warm-up past the last activity of an unlimited run (late's copy ends at ~1.52 us): the
+// run goes on to 5 us and the sample there closes [1500, 5000), which holds late's
+// completion: 4096 B x 8 / 3500 ns (it was in no row).
+TEST(StatsSeries, AWarmupPastAnUnlimitedRunsEndClosesItsLastPeriod) {
+  const SimOutcome o = run_yaml(kTwoWrites, {"sim.time_ns=0", "sim.warmup_ns=5000"});
+  const Series s = parse(o.series_csv);
+  EXPECT_EQ(s.rbegin()->first, 5000);
+  EXPECT_NEAR(num(s, 5000, "app_throughput_gbps/late/"), 4096 * 8 / 3500.0, 1e-3);
+  EXPECT_EQ(s.count(2000), 0u);
 }
 
 // An unlimited run samples until nothing is left to happen, then once more at its end, which

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include "apps/cli/output_dir.h"
 #include "apps/run/version.h"
 #include "platforms/config/config.h"
@@ -37,6 +38,28 @@ bool log_says_out_of_memory(const fs::path& log) {
   return text.find("bad_alloc") != std::string::npos || text.find("out of memory") != std::string::npos;
 }
 
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Two points whose parameters differ but whose configs are one: a later key set the
+// setting an earlier one names in another spelling (platform.links.0.gen and
+// platform.links.rc0-sw0.gen in one product), so a column would show values never
+// simulated. Refused before anything runs.
+void refuse_points_that_run_alike(const SweepSpec& s, const std::vector<SweepPoint>& points) {
+  std::map<std::string, const SweepPoint*> first;
+  for (const SweepPoint& p : points) {
+    const auto [it, fresh] = first.emplace(p.config_hash, &p);
+    if (fresh || it->second->run->varied == p.run->varied) continue;
+    throw ConfigError(s.file + ": runs " + it->second->run->id + " (" + joined(it->second->run->varied) + ") and " +
+                      p.run->id + " (" + joined(p.run->varied) +
+                      ") give one config: two keys set one setting (a list element by index and by name?), the "
+                      "later winning, so the summary would show values never simulated");
+  }
+}
+
 }  // namespace
 
 std::vector<SweepPoint> make_points(const SweepSpec& s, const fs::path& out) {
@@ -53,6 +76,7 @@ std::vector<SweepPoint> make_points(const SweepSpec& s, const fs::path& out) {
     p.key = fnv_hex(p.config_hash + "|" + version());
     points.push_back(p);
   }
+  refuse_points_that_run_alike(s, points);
   return points;
 }
 

@@ -193,6 +193,19 @@ TEST_F(Sweep, BadLimitsNameTheSpecOrTheFlag) {
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
+// One setting named twice in a product, by index and by name: the later key won, so both
+// points ran gen 5 while the summary said 3 and 4 (found by a user trial). Refused before
+// anything runs: the two points give one config.
+TEST_F(Sweep, TwoKeysForOneSettingAreRefused) {
+  write("spec.yaml", "base: base.yaml\nproduct: {platform.links.0.gen: [3, 4], platform.links.rc0-sw0.gen: [5]}\n");
+  for (const char* dry : {"--dry-run", "--jobs"}) {
+    std::vector<std::string> args = {"sweep", "spec.yaml", "--out", "out", dry};
+    if (std::string(dry) == "--jobs") args.push_back("1");
+    expect_one_error(run(args), {"spec.yaml", "runs r0001", "r0002", "give one config", "platform.links.0.gen=3"});
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 // The Slurm backend's settings are checked before anything is submitted or written: a bad
 // `slurm:` key in the spec, a bad flag, a Slurm flag without --backend slurm, and no sbatch on
 // PATH are each one error line, exit 2, and no output directory.

@@ -160,7 +160,9 @@ std::string summary_csv(const SweepSpec& s, const std::vector<SweepPoint>& point
     for (const std::string& k : s.varied_keys) csv << "," << csv_field(vals[k]);
     csv << "," << p.config_hash;
     for (const char* k : {"policy", "fidelity"}) csv << "," << (ok && j.contains(k) ? csv_field(json_text(j[k])) : "");
-    csv << "," << (ok && j.contains("fidelity_notes") && j["fidelity_notes"].is_array() ? j["fidelity_notes"].size() : 0);
+    // Empty for a point with no results (timed out, failed), as every other figure: not 0.
+    const bool notes = ok && j.contains("fidelity_notes") && j["fidelity_notes"].is_array();
+    csv << "," << (notes ? std::to_string(j["fidelity_notes"].size()) : std::string());
     for (const char* k : {"sim_time_ns", "makespan_ns", "tlp_hops", "bytes_delivered"})
       csv << "," << (ok && j.contains(k) ? csv_field(json_text(j[k])) : "");
     const bool apps = ok && j.contains("apps") && j["apps"].is_array();

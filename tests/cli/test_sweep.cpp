@@ -117,6 +117,12 @@ TEST_F(Sweep, PointOverItsTimeLimitIsStopped) {
   EXPECT_EQ(rows[2][0], "long");
   EXPECT_EQ(rows[2][1], "timeout");
   EXPECT_NE(r.err.find("run long: timeout"), std::string::npos) << r.err;
+  // No results, so no figures: fidelity_notes is empty like the rest (it read 0).
+  const auto& head = rows[0];
+  const std::size_t notes = static_cast<std::size_t>(std::find(head.begin(), head.end(), "fidelity_notes") - head.begin());
+  ASSERT_LT(notes, head.size());
+  EXPECT_EQ(rows[1][notes], "0");
+  EXPECT_TRUE(notes >= rows[2].size() || rows[2][notes].empty());
 }
 
 // A point over its memory limit fails as out_of_memory: a batch program of 10^6 batches

@@ -359,6 +359,7 @@ bool Scheduler::replaces_only() const {
   for (const auto& [slot, ends] : started_) {
     if (ends < 0) return false;
     const Ended& e = ended_[static_cast<std::size_t>(ends)];
+    if (e.spec.path.empty()) return false;
     for (int other : on_edge_[static_cast<std::size_t>(e.spec.path.front().edge)]) {
       const Running& g = slots_[static_cast<std::size_t>(other)];
       if (other == slot || g.hash != e.hash || !spec_equal(g.spec, e.spec)) continue;
@@ -381,7 +382,12 @@ void Scheduler::take_over() const {
 }
 
 void Scheduler::settle() const {
-  if (!pending_all_ && pending_.empty()) return;
+  if (!pending_all_ && pending_.empty()) {  // (an instant's records go with it all the same)
+    ended_.clear();
+    started_.clear();
+    other_change_ = false;
+    return;
+  }
   const bool replaced = replaces_only();
   if (replaced) take_over();
   ended_.clear();

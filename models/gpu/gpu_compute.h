@@ -38,8 +38,11 @@ class GpuCompute : public sc_core::sc_module {
   // A grid of `blocks` blocks of `block` each, owned by process `owner` (its SM share).
   void run_kernel(int64_t blocks, sc_core::sc_time block, int owner, std::function<void()> done);
   // A kernel that alone takes `alone` on the GPU: `blocks` (0 = the GPU's slots) in waves of
-  // the GPU's slots, each alone / waves long.
+  // the GPU's slots, its block time such that the waves, slowed by their own co-resident
+  // blocks (block_slowdown), take `alone` in all (block_time()).
   void run_kernel_for(int64_t blocks, sc_core::sc_time alone, int owner, std::function<void()> done);
+  // That block time (ps) of a grid of `grid` blocks alone on the GPU.
+  uint64_t block_time(int64_t grid, uint64_t alone_ps) const;
   // Caps `owner`'s kernels to `share` of the SMs from now on (seed 003 §3.2; sm_scheduler.h).
   void set_sm_share(int owner, double share);
   const SmParams& sm_params() const { return sm_params_; }

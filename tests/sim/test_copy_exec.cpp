@@ -5,6 +5,7 @@
 // up to the simulated time.
 #include <cmath>
 #include <gtest/gtest.h>
+#include "tests/config/config_text.h"
 #include "tests/sim/sim_helpers.h"
 
 using namespace arbsim;
@@ -65,4 +66,34 @@ TEST(CopyExec, CopyAnyCountsCopiesWithOrWithoutKernel) {
   const double sum = g["compute_ns"].get<double>() + g["copy_ns"].get<double>() +
                      g["stalled_ns"].get<double>() + g["idle_ns"].get<double>();
   EXPECT_NEAR(sum, o.results["sim_time_ns"].get<double>(), 1e-2);
+}
+
+// A kernel given as a duration takes that long alone, whatever its blocks do to each other:
+// a whole-GPU grid puts blocks_per_sm blocks on every SM, each at 1 / (1 + s (k - 1)) of its
+// speed (block_slowdown s), so its block time is kernel_ns / (1 + s (k - 1)). It took
+// 1.5 ms for 1 ms with 2 blocks an SM at s = 0.5, and 2.875 ms on seed 003's V100 (16
+// blocks an SM, s = 0.125). One simulation per test (SystemC elaborates once a process).
+double compute_ns_of(const std::string& gpu, const std::string& app) {
+  const std::string yaml = replace(two_gpu_platform(), "{name: gpu0, type: gpu}", "{name: gpu0, type: gpu, " + gpu + "}") +
+                           "apps:\n  - " + app + "\n";
+  return run_yaml(yaml).results["gpus"][0]["compute_ns"].get<double>();
+}
+
+const char* kOneMsKernel = "{name: c, type: copy_exec, gpu: gpu0, h2d_bytes: 4KiB, kernel_ns: 1ms, iterations: 1}";
+
+TEST(CopyExec, AWholeGpuKernelTakesItsDurationWithItsBlocksSlowingEachOther) {
+  EXPECT_NEAR(compute_ns_of("sms: 4, blocks_per_sm: 2, block_slowdown: 0.5", kOneMsKernel), 1e6, 1.0);
+}
+
+TEST(CopyExec, AWholeV100KernelTakesItsDuration) {
+  EXPECT_NEAR(compute_ns_of("sms: 80, blocks_per_sm: 16, block_slowdown: 0.125", kOneMsKernel), 1e6, 1.0);
+}
+
+// A grid of 3 x 8 + 4 = 28 blocks on 4 SMs of 2 (a periodic app's `blocks`): three full
+// waves (k = 2, 1.5 block times each) and one of 4 blocks (k = 1, one): 5.5 block times in
+// the kernel's 1 ms.
+TEST(CopyExec, AKernelInWavesTakesItsDuration) {
+  EXPECT_NEAR(compute_ns_of("sms: 4, blocks_per_sm: 2, block_slowdown: 0.5",
+                            "{name: p, type: periodic, gpu: gpu0, period_ns: 10ms, count: 1, kernel_ns: 1ms, blocks: 28}"),
+              1e6, 1.0);
 }

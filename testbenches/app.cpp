@@ -38,13 +38,16 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   const sc_time start = sc_core::sc_time_stamp();
   const double deadline = setup_.timing.deadline_ns;
   r.deadline_ns = deadline > 0 ? start.to_seconds() * 1e9 + deadline : 0;
+  const double due = r.deadline_ns;
+  if (due > 0 && measured(start)) open_deadlines_.insert(due);
   note_issue();
   ARBSIM_LOG_DEBUG(*this, std::string(dir == CopyDir::H2D ? "H2D" : dir == CopyDir::D2H ? "D2H" : "P2P") + " copy of " +
                               std::to_string(bytes) + " B issued");
   // The TC the driver's policy gives it, known once submitted (the copy cannot end before).
   auto tc = std::make_shared<uint8_t>(r.tc);
-  *tc = driver_.memcpy(r, [this, bytes, start, deadline, tc, then = std::move(then)] {
+  *tc = driver_.memcpy(r, [this, bytes, start, deadline, due, tc, then = std::move(then)] {
     if (!measured(start)) return then();
+    if (due > 0) open_deadlines_.erase(open_deadlines_.find(due));
     const sc_time now = sc_core::sc_time_stamp();
     stats_.bytes += bytes;
     ++stats_.transfers;

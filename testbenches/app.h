@@ -4,6 +4,8 @@
 // submitted -> last byte delivered). One file per kind: copy_exec_app.h, stream_app.h,
 // batch_app.h.
 #pragma once
+#include <iterator>
+#include <set>
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -41,12 +43,18 @@ class App : public sc_core::sc_module {
   SC_HAS_PROCESS(App);
   App(sc_core::sc_module_name name, const AppSetup& setup, Driver& driver);
   const AppStats& stats() const { return stats_; }
+  // Copies with a deadline still open at `end_ns` whose deadline has passed by then: missed
+  // already, though not completed (a time-limited run's cut-off).
+  uint64_t open_past_deadline(double end_ns) const {
+    return static_cast<uint64_t>(std::distance(open_deadlines_.begin(), open_deadlines_.lower_bound(end_ns)));
+  }
   bool finished() const { return finished_; }
   // The end of the warm-up (sim.warmup_ns, docs/results.md "Warm-up"): the statistics start
   // again from nothing and count only transfers (runs, jobs) issued from now on.
   void restart_stats() {
     done_before_ = stats_.last_done;
     stats_ = AppStats{};
+    open_deadlines_.clear();  // issued during the warm-up: they count nowhere
     measure_from_ = sc_core::sc_time_stamp();
   }
   // Its last completion, warm-up included (makespan_ns).
@@ -87,6 +95,7 @@ class App : public sc_core::sc_module {
   ProgressGuard guard_;
   bool finished_ = false;
   sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
+  std::multiset<double> open_deadlines_;  // absolute deadlines (ns) of measured copies still open
   sc_core::sc_time done_before_;   // stats_.last_done when the warm-up ended
 };
 

@@ -73,4 +73,11 @@ void PeriodicApp::end_job() {
   if (!releasing_) finish();
 }
 
+std::vector<double> PeriodicApp::unfinished_releases_ns() const {
+  std::vector<double> r;
+  if (busy_) r.push_back(release_.to_seconds() * 1e9);
+  for (const sc_core::sc_time& t : pending_) r.push_back(t.to_seconds() * 1e9);
+  return r;
+}
+
 }  // namespace arbsim

@@ -60,6 +60,8 @@ class PeriodicApp : public App {
   const PeriodicParams& params() const { return p_; }
   const std::string& task() const { return task_; }
   const std::vector<JobRecord>& jobs() const { return jobs_; }
+  // Releases of the jobs released and not yet ended (the one running, then those waiting).
+  std::vector<double> unfinished_releases_ns() const;
   double share_pct() const { return share_pct_; }
   // Every share change: [time_ns, share_pct] (the controller's sawtooth, seed 003 Fig. 7).
   const std::vector<std::pair<double, double>>& share_changes() const { return share_changes_; }

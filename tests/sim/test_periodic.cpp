@@ -38,6 +38,33 @@ TEST(Periodic, AloneEveryJobTakesItsKernel) {
 
 // Kernels of 7 ms every 5 ms: job 2 (released at 5) starts at 7 and ends at 14, job 3
 // (released at 10) at 21: responses 7, 9, 11 ms; the deadline (the period) is met once.
+// A time-limited run cuts a task whose jobs cannot keep up (a 10 ms kernel every 2 ms,
+// deadline 1 ms): at 5 ms, jobs released at 0, 2 and 4 ms are unfinished, and the first two
+// are past their deadlines (1 and 3 ms): missed, though not ended (they counted nowhere: 0
+// jobs, 0 missed). The one released at 4 ms is due at 5: not past it yet.
+TEST(Periodic, AJobPastItsDeadlineAtTheCutOffIsMissed) {
+  SimOutcome o = run_yaml(gpu_with("", "", "  - {name: t, type: periodic, gpu: gpu0, period_ns: 2ms, deadline_ns: 1ms, "
+                                           "kernel_ns: 10ms, count: 3}\n") +
+                          "sim: {time_ns: 5000000}\n");
+  const auto& p = app(o, "t")["periodic"];
+  EXPECT_EQ(p["jobs"].get<int>(), 0);
+  EXPECT_EQ(p["jobs_unfinished"].get<int>(), 3);
+  EXPECT_EQ(p["deadlines_met"].get<int>(), 0);
+  EXPECT_EQ(p["deadlines_missed"].get<int>(), 2);
+}
+
+// The same for a QoS app's copies (deadline_ns per transfer): a 1 MiB copy on a Gen3 x16
+// link takes ~81 us; with a 10 us deadline and a cut-off at 50 us it is open and past its
+// deadline (missed), where it counted nowhere. The second copy, issued at its start with a
+// deadline at 10 us too, is missed as well: 2 of 2.
+TEST(Periodic, AQosCopyPastItsDeadlineAtTheCutOffIsMissed) {
+  SimOutcome o = run_yaml(gpu_with("", "", "  - {name: q, type: stream, gpu: gpu0, size: {fixed: 1MiB}, count: 2, "
+                                           "depth: 2, deadline_ns: 10us}\n") +
+                          "sim: {time_ns: 50000}\n");
+  EXPECT_EQ(app(o, "q")["deadlines_met"].get<int>(), 0);
+  EXPECT_EQ(app(o, "q")["deadlines_missed"].get<int>(), 2);
+}
+
 TEST(Periodic, AReleaseDuringAJobWaitsForIt) {
   SimOutcome o = run_yaml(gpu_with("", "", "  - {name: t, type: periodic, gpu: gpu0, period_ns: 5ms, kernel_ns: 7ms, "
                                            "count: 3}\n"));

@@ -53,7 +53,7 @@ class PacketFabric : public Fabric {
   std::vector<std::unique_ptr<FabricNode>> owned_;  // in creation order
   std::vector<FabricNode*> sites_;                 // [site]
   std::vector<CopyExecutor*> engines_;             // [engine id]
-  std::vector<FidelityNote> notes_;                // none: the packet model represents every setting
+  std::vector<FidelityNote> notes_;                // none of its own (the System's model notes are both fidelities')
   void observe(const ObserveOptions& o);
 
   std::unique_ptr<TransactionTrace> observer_;     // with --trace

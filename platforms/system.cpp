@@ -3,6 +3,7 @@
 #include <set>
 #include "models/host/priority_policy.h"
 #include "platforms/device_registry.h"
+#include "platforms/model_notes.h"
 #include "platforms/topology/batch_model.h"
 #include "platforms/topology/share_points.h"
 #include "testbenches/batch_app.h"
@@ -14,6 +15,7 @@
 namespace arbsim {
 
 System::System(const Scenario& s, const ObserveOptions& observe) : s_(s) {
+  model_notes_ = arbsim::model_notes(s_);
   std::unique_ptr<TcPolicy> policy = make_policy();
   options_.observe = observe;
   options_.vc_arbiter = policy->vc_arbiter();

@@ -35,6 +35,8 @@ class System : public FabricControl {
   const Config& config() const { return s_.config; }
   Fabric& fabric() { return *fabric_; }
   const Fabric& fabric() const { return *fabric_; }
+  // What neither fidelity represents that the config asks (platforms/model_notes.h).
+  const std::vector<FidelityNote>& model_notes() const { return model_notes_; }
   // [GPU ordinal] compute engine and state.
   const std::vector<std::unique_ptr<GpuCompute>>& gpus() const { return gpus_; }
   // [app, as the config lists them]
@@ -68,6 +70,7 @@ class System : public FabricControl {
   std::vector<int> vc_counts() const override;
 
  private:
+  std::vector<FidelityNote> model_notes_;
   std::unique_ptr<TcPolicy> make_policy() const;
   void make_gpus();
   void make_driver(std::unique_ptr<TcPolicy> policy);

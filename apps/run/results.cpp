@@ -335,7 +335,9 @@ ordered_json collect_results_unwindowed(const System& p, const sc_core::sc_time&
   j["policy"] = to_string(p.config().driver.policy);
   j["fidelity"] = to_string(p.config().sim.fidelity);
   j["fidelity_notes"] = ordered_json::array();
-  for (const FidelityNote& n : p.fabric().fidelity_notes()) {
+  std::vector<FidelityNote> notes = p.model_notes();
+  notes.insert(notes.end(), p.fabric().fidelity_notes().begin(), p.fabric().fidelity_notes().end());
+  for (const FidelityNote& n : notes) {
     ordered_json who = ordered_json::array();
     for (uint32_t f : n.flows) who.push_back(owner_of(p, f));
     j["fidelity_notes"].push_back({{"where", n.where}, {"setting", n.setting}, {"effect", n.effect}, {"apps", who}});

@@ -177,6 +177,8 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   o.system = std::make_unique<System>(s, observe);
   warn_unknown_log_modules();
   say_policy_arbiter(*o.system);
+  for (const FidelityNote& n : o.system->model_notes())
+    log()->warn("the model does not represent {}: {}: {} (results.json fidelity_notes)", n.where, n.setting, n.effect);
   std::unique_ptr<StatsSeries> series;
   if (s.config.sim.stats_period_ns > 0) series = std::make_unique<StatsSeries>(*o.system, s.config.sim.stats_period_ns);
   std::vector<Pause> pauses;

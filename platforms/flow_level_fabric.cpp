@@ -18,6 +18,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::Transient: return "a read's tag window bursting onto the saturated " + out;
     case flow::Unrepresented::OvertakenTail: return "a copy that ended held back at " + out + ", its engine's next in another VC";
     case flow::Unrepresented::CreditLoop: return "credits that carry less per round trip than the copy could move alone";
+    case flow::Unrepresented::TagQueueing: return "a read held to its tag window's pace on the saturated " + out;
   }
   return "";
 }
@@ -45,6 +46,10 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::Overdraw:
       return "arbitration blind to what lies beyond not modelled: it keeps its full turn on the link in the packet "
              "model, and the other flows get less of the link";
+    case flow::Unrepresented::TagQueueing:
+      return "queueing in the round trip not modelled: the fluid caps the read at its tag window per round trip "
+             "alone, where in the packet model its requests and completions also wait their turns on this link, so "
+             "it moves slower and its sharers faster (give the engine more tags, or run with --fidelity packet)";
     case flow::Unrepresented::CreditLoop:
       return "credit-limited throughput not modelled: the packet model sends a window of TLPs and waits for their "
              "credits to return, so the copy moves at most the credits' window per round trip; the fluid moves it "

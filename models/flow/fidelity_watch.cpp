@@ -88,6 +88,13 @@ void FidelityWatch::count_window(const WatchFlow& f, int delta) {
   if ((windows_[f.window] += delta) == 0) windows_.erase(f.window);
 }
 
+void FidelityWatch::set_window_bound(int id, bool bound) {
+  Watched& w = flows_.at(id);
+  if (w.flow.window_bound == bound) return;
+  w.flow.window_bound = bound;
+  mark(id);
+}
+
 void FidelityWatch::set_held(int id, const std::vector<int>& edges) {
   Watched& w = flows_.at(id);
   const bool history = !w.took_place;
@@ -192,6 +199,7 @@ void FidelityWatch::examine(int id, Watched& w) {
         holding_back(id, w.flow, request, static_cast<std::size_t>(at - path->begin()), found);
     }
   if (w.flow.window > 0) burst(id, w.flow, found);
+  if (w.flow.window_bound) tag_queueing(w.flow, found);
   credit_limited(id, w.flow, found);
   found.insert(found.end(), w.tails.begin(), w.tails.end());
   std::vector<Key>& causes = causes_;  // (the buffers swap: no allocation per examination)
@@ -328,6 +336,16 @@ void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) c
     }
     if (std::find(f.held.begin(), f.held.end(), e) != f.held.end()) return;
   }
+}
+
+// A read held to its tag window's pace: on each saturated link of its paths (some flow held
+// there) its requests' round trip grows by their turns there; it and its sharers there.
+void FidelityWatch::tag_queueing(const WatchFlow& f, std::vector<Cause>& out) const {
+  for (const std::vector<int>* path : {f.data_path, f.request_path})
+    if (path)
+      for (int e : *path)
+        if (held_at(e))
+          for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) out.push_back({{Unrepresented::TagQueueing, e, e}, c.id});
 }
 
 // Flow f's credits bind it alone at each of its credit loops, whatever else runs.

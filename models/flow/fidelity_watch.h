@@ -26,6 +26,9 @@
 //   tags x MRRS bytes ahead of the fluid's share on each link it shares (a sharer of under
 //   33 windows' bytes sees it: 3 % or more of its time; a read of under 33 windows gains
 //   as much);
+// - a read held to its tag window's pace on a saturated link: its cap takes a request's round
+//   trip alone, where in the packet model each request's completions also wait their turns
+//   on that link, so it moves slower (Gen3 x1, one tag, beside a peer write: 20 % slower);
 // - a credit loop: a receiver's credits that carry less per round trip than the copy could
 //   move alone (few credits, or a long flight: flow_network.h, credit_loop_cap()); the
 //   packet model sends a window and waits for its credits, the fluid moves the copy at its
@@ -76,9 +79,13 @@ struct WatchFlow {
   // Edges whose receiver's credits bound it alone (TransferPlan::credit_loops), and whether
   // on its request path (a read's MRds) rather than its data path.
   std::vector<std::pair<int, bool>> credit_loops;
+  // A read held to its tag window's pace (FlowFabric: by nothing else), whose cap takes a
+  // request's round trip alone: on a saturated link the packet model's requests and
+  // completions also wait their turns there, so the read moves slower (set_window_bound()).
+  bool window_bound = false;
 };
 
-enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop };
+enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing };
 
 // Inserts v into the ascending vector `into` unless it holds it already; whether it did.
 template <class T>
@@ -125,6 +132,7 @@ class FidelityWatch {
   void add(int id, const WatchFlow& f);
   void remove(int id, double now_ns);  // what it alone caused ends at now_ns
   void set_held(int id, const std::vector<int>& edges);
+  void set_window_bound(int id, bool bound);
   void remap();  // TC/VC maps changed: every flow is examined again
   // The conditions as they hold from `now_ns` on (those seen before held until now).
   void look(double now_ns);
@@ -188,6 +196,7 @@ class FidelityWatch {
   void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, std::vector<Cause>& out) const;
   void burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);
+  void tag_queueing(const WatchFlow& f, std::vector<Cause>& out) const;
   void overtakes(int id, Watched& w);
   void concern(const Key& key, int about, uint32_t owner);
   int looked_up(std::array<int, 8>& vcs, int edge, int tc) const;  // vc_of_, kept in vcs[tc]

@@ -61,6 +61,7 @@ void FlowFabric::start(Copy c) {
   // trip twice: a 4 KiB read with 8 tags took 1,076 ns against the packet model's 696).
   flow::LaterCap later;
   if (c.spec.read) later = {window * m.plan.volume / std::max(1.0, bytes), m.plan.flow.cap};
+  m.tag_cap = c.spec.read ? m.plan.flow.cap : 0.0;
   m.plan.flow.cap = c.rate_GBps > 0 ? c.rate_GBps : flow::kUnbounded;
   m.plan.flow.tc = c.tc;
   // A read's engine is free for its next command once it has issued its last request
@@ -100,7 +101,12 @@ void FlowFabric::start(Copy c) {
 void FlowFabric::rates_changed() {
   for (int id : sched_.take_recomputed()) {
     if (!sched_.running(id)) continue;
-    if (watching_) watch_.set_held(id, sched_.held(id));
+    if (watching_) {
+      watch_.set_held(id, sched_.held(id));
+      // A read held to its tag window's pace (by nothing else): its round trip is its lone one.
+      const double cap = moving_.at(id).tag_cap;
+      if (cap > 0) watch_.set_window_bound(id, sched_.held(id).empty() && sched_.rate(id) >= cap * (1 - 1e-9));
+    }
     ARBSIM_LOG_TRACE(*this, rate_text(moving_.at(id), sched_.rate(id), sched_.held(id)));
   }
   if (watching_) watch_.look(now_ns());
@@ -187,7 +193,8 @@ void FlowFabric::wake() {
     m.released = true;
     if (m.copy.sent) m.copy.sent();
   }
-  if (!done.empty()) settle_event_.notify(sc_core::SC_ZERO_TIME);
+  // A later cap applied (LaterCap) changes rates too: the watch and the log hear of them.
+  if (!done.empty() || sched_.pending()) settle_event_.notify(sc_core::SC_ZERO_TIME);
   else schedule();
 }
 

@@ -85,6 +85,7 @@ class FlowFabric : public sc_core::sc_module {
     Copy copy;
     flow::TransferPlan plan;
     bool released = false;  // its engine has been told it may start its next command
+    double tag_cap = 0;     // a read's tag-window cap (flow_network.h); 0 for a write
   };
   struct Due {
     uint64_t transfer = 0, bytes = 0;

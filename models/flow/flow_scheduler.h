@@ -72,6 +72,9 @@ class Scheduler {
   int add(double now_ns, double volume, FlowSpec spec, Release release = {}, LaterCap later = {});
   // When the next flow runs out or is released; kUnbounded when nothing is due.
   double next_finish_ns() const;
+  // Whether rates are to be recomputed (a start, an end, a later cap, a reshare since the
+  // last computation): the next query makes the computation.
+  bool pending() const { return pending_all_ || !pending_.empty(); }
   // The flows the last advance() released and did not remove (ascending ids).
   const std::vector<int>& released() const { return released_; }
   // Reprograms edge `edge`'s TC/VC map from `now_ns` on (a driver policy's remap); reshare()

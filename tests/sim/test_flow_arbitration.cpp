@@ -240,3 +240,28 @@ TEST(FlowArbitration, CreditsThatCarryMoreThanTheLinkAreNotNamed) {
   SimOutcome o = run_yaml(long_link_push(", credits: {ph: 512, pd: 8192}"));
   EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
 }
+
+// A read held to its tag window's pace on a saturated link (found by a user trial): one tag,
+// its completions sharing a Gen3 x1 link with a peer write. The fluid caps it at 512 B per
+// lone round trip (~1,405 ns): 256 KiB in ~720 us; in the packet model each request's
+// second completion waits behind a whole peer MWr there (294 ns), so it takes at least
+// 512 x (1,405 + 294) ns = 870 us (900 measured). Named, with both copies.
+std::string one_tag_read_beside_a_write(const std::string& fidelity) {
+  return "platform:\n  nodes:\n    - {name: cpu0, type: root_complex}\n    - {name: sw0, type: switch}\n"
+         "    - {name: gpu0, type: gpu, tags: 1}\n    - {name: gpu1, type: gpu}\n  links:\n"
+         "    - {up: cpu0, down: sw0, gen: 3, width: 16}\n    - {up: sw0, down: gpu0, gen: 3, width: 1}\n"
+         "    - {up: sw0, down: gpu1, gen: 3, width: 16}\n"
+         "sim: {fidelity: " + fidelity + "}\n"
+         "apps:\n  - {name: R, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 256KiB}, count: 1}\n"
+         "  - {name: P, type: peer, gpu: gpu1, peer: gpu0, size: {fixed: 1MiB}, count: 1}\n";
+}
+
+TEST(FlowArbitration, AReadHeldToItsTagWindowOnASaturatedLinkIsNamed) {
+  SimOutcome o = run_yaml(one_tag_read_beside_a_write("flow"));
+  EXPECT_EQ(notes_at(o, "sw0->gpu0"), (std::vector<std::string>{"a read held to its tag window's pace on the saturated sw0->gpu0"}));
+  const auto& n = o.results["fidelity_notes"];
+  ASSERT_FALSE(n.empty());
+  EXPECT_EQ(n[0]["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"R", "P"}));
+  EXPECT_NEAR(app(o, "R")["last_done_ns"].get<double>(), 512 * 1405.5, 0.01 * 512 * 1405.5);  // its lone pace
+}
+

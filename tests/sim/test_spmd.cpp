@@ -112,6 +112,20 @@ TEST(Spmd, OrderWithoutStreamsIsAConfigError) {
   EXPECT_NE(what.find("sharing: streams"), std::string::npos) << what;
 }
 
+// The other way round: T_init and T_ctx_switch apply to processes in their own contexts; with
+// streams (one context) they were accepted and ignored (found by a user trial).
+TEST(Spmd, StartUpAndSwitchCostsWithStreamsAreAConfigError) {
+  for (const char* key : {"init_ns: 20ms", "ctx_switch_ns: 0.5ms"}) {
+    std::string what;
+    try {
+      load_scenario_text(spmd("kernel_ns: 1ms, sharing: streams, " + std::string(key)));
+    } catch (const ConfigError& e) {
+      what = e.what();
+    }
+    EXPECT_NE(what.find("applies to `sharing: none` only"), std::string::npos) << what;
+  }
+}
+
 }  // namespace
 
 namespace {

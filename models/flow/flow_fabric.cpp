@@ -148,10 +148,8 @@ uint64_t FlowFabric::delivered_bytes(uint64_t transfer) const {
     const Moving& m = moving_.at(it->second);
     const double rate = sched_.rate(it->second);
     if (rate == flow::kUnbounded) return 0;  // all sent at once: nothing arrives before its latency
-    const double bytes = static_cast<double>(m.copy.spec.bytes);
-    const double per_volume = m.plan.volume == bytes ? 1.0 : bytes / m.plan.volume;
     const double on_way = rate > 0 ? rate * tail_ns(m.plan, rate) : 0.0;
-    return positive(std::min(bytes, (sched_.sent_at(it->second, now_ns()) - on_way) * per_volume));
+    return positive(std::min(static_cast<double>(m.copy.spec.bytes), (sched_.sent_at(it->second, now_ns()) - on_way) * bytes_per_unit(m)));
   }
   for (const auto& [at, d] : due_)  // its fluid has gone; few copies are in their tail at once
     if (d.transfer == transfer) {
@@ -159,6 +157,13 @@ uint64_t FlowFabric::delivered_bytes(uint64_t transfer) const {
       return positive(static_cast<double>(d.bytes) - d.rate * static_cast<double>(at - std::min(at, now_ps())) / 1000.0);
     }
   return 0;
+}
+
+// A copy's bytes per unit of its fluid's volume: 1, or a hair under where its overheads
+// are pooled (flow_network.h, pool_overheads()); exactly 1 then, so nothing else moves.
+double FlowFabric::bytes_per_unit(const Moving& m) {
+  const double bytes = static_cast<double>(m.copy.spec.bytes);
+  return m.plan.volume == bytes ? 1.0 : bytes / m.plan.volume;
 }
 
 // A wake-up at the next finish replaces any earlier one (a new flow can move it later).
@@ -181,9 +186,7 @@ void FlowFabric::wake() {
     flow_of_transfer_.erase(m.copy.transfer);
     account(m, 1.0);
     const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(tail_ns(m.plan, sched_.finished_rates()[k]) * 1000.0));
-    const double bytes = static_cast<double>(m.copy.spec.bytes);
-    const double rate = sched_.finished_rates()[k] * (m.plan.volume == bytes ? 1.0 : bytes / m.plan.volume);
-    due_.emplace(at, Due{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read, rate});
+    due_.emplace(at, Due{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read, sched_.finished_rates()[k] * bytes_per_unit(m)});
     due_event_.notify(after_ps(at));
     if (m.copy.sent && !m.released) m.copy.sent();
     if (m.copy.tags_back) m.copy.tags_back();

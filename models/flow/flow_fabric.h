@@ -92,6 +92,7 @@ class FlowFabric : public sc_core::sc_module {
     bool posted = false;
     double rate = 0;  // GB/s of its bytes its fluid last moved at: its tail arrives at that rate
   };
+  static double bytes_per_unit(const Moving& m);
   void wake();     // SC_METHOD: flows that have sent their data
   void deliver();  // SC_METHOD: copies whose fixed latency has passed
   void schedule();

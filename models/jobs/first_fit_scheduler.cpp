@@ -1,4 +1,5 @@
 #include "models/jobs/first_fit_scheduler.h"
+#include <map>
 
 namespace arbsim::jobs {
 
@@ -8,6 +9,16 @@ int first_with(const MigCluster& c, int slices, double now) {
   for (int g = 0; g < c.gpu_count(); ++g)
     if (c.ready(g, now) && c.free_instance(g, slices) >= 0) return g;
   return -1;
+}
+
+// Free instances of exactly `slices` on GPUs still being re-split: a job of that size waits
+// for one instead of having another idle GPU re-split for it.
+int free_while_resplit(const MigCluster& c, int slices, double now) {
+  int n = 0;
+  for (int g = 0; g < c.gpu_count(); ++g)
+    if (!c.ready(g, now))
+      for (const MigInstance& i : c.gpu(g).instances) n += i.slices == slices && i.job < 0;
+  return n;
 }
 
 int first_idle(const MigCluster& c, double now) {
@@ -22,9 +33,16 @@ std::vector<Placement> FirstFitScheduler::schedule(double now, const std::vector
                                                    MigCluster& c) {
   std::vector<Placement> out;
   bool no_idle = false;  // known for this call until a job ends (never within it)
+  std::map<int, int> awaiting;  // size -> jobs of this call waiting for a re-split's instances
   for (std::size_t k = 0; k < waiting.size(); ++k) {
     const MigJob& j = *waiting[k];
     int g = c.free_count(j.slices) > 0 ? first_with(c, j.slices, now) : -1;
+    // A re-split under way already holds an instance for it: it waits (with reconfig_s > 0
+    // every waiting job of a size had its own idle GPU re-split).
+    if (g < 0 && awaiting[j.slices] < free_while_resplit(c, j.slices, now)) {
+      ++awaiting[j.slices];
+      continue;
+    }
     if (g < 0) {
       const int idle = no_idle ? -1 : first_idle(c, now);
       no_idle = idle < 0;

@@ -54,6 +54,7 @@ class Run {
     if (!ends_.empty()) t = std::min(t, ends_.begin()->first);
     for (int g = 0; cfg_.params.reconfig_s > 0 && g < cluster_.gpu_count(); ++g)
       if (cluster_.gpu(g).ready_s > now_) t = std::min(t, cluster_.gpu(g).ready_s);
+    if (!waiting_.empty()) t = std::min(t, sched_->next_decision_s(now_, waiting_));
     return t;
   }
 

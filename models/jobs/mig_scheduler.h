@@ -10,6 +10,7 @@
 // Plain C++; docs/mig-scheduling.md.
 #pragma once
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,12 @@ class MigScheduler {
   // Places what it can of `waiting` (arrival order) at `now`, starting each on `c`; returns
   // the placements in the order made.
   virtual std::vector<Placement> schedule(double now, const std::vector<const MigJob*>& waiting, MigCluster& c) = 0;
+  // The next time after `now` at which its decisions change with nothing else happening (a
+  // waiting job passing a wait threshold); +infinity when there is none: the simulation
+  // activates it then too.
+  virtual double next_decision_s(double /*now*/, const std::vector<const MigJob*>& /*waiting*/) const {
+    return std::numeric_limits<double>::infinity();
+  }
 };
 
 // Schedulers by name: "first_fit", "pcie_aware", and any a user registers (before loading a

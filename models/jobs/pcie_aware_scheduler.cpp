@@ -1,5 +1,6 @@
 #include "models/jobs/pcie_aware_scheduler.h"
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 namespace arbsim::jobs {
@@ -50,6 +51,15 @@ void PcieAwareScheduler::mark_earliest(double now, MigCluster& c) const {
     if (best < 0 || end < best_end) best = g, best_end = end;
   }
   c.mark(best, true);
+}
+
+double PcieAwareScheduler::next_decision_s(double now, const std::vector<const MigJob*>& waiting) const {
+  double t = std::numeric_limits<double>::infinity();
+  for (const MigJob* j : waiting) {
+    const double starves = j->arrival_s + p_.wait_time_threshold_s;
+    if (starves > now) t = std::min(t, starves);
+  }
+  return t;
 }
 
 // Stages 3 and 4 for one job.

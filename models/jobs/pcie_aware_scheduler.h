@@ -24,6 +24,9 @@ class PcieAwareScheduler : public MigScheduler {
   explicit PcieAwareScheduler(const SchedulerParams& p) : p_(p) {}
   const char* name() const override { return "pcie_aware"; }
   std::vector<Placement> schedule(double now, const std::vector<const MigJob*>& waiting, MigCluster& c) override;
+  // The first waiting job to reach wait_time_threshold after `now`: it starves then (§4.2:
+  // the threshold "prevents the job from waiting indefinitely"), whatever else happens.
+  double next_decision_s(double now, const std::vector<const MigJob*>& waiting) const override;
 
  private:
   bool reconfigure_marked(double now, const std::vector<const MigJob*>& waiting, MigCluster& c);

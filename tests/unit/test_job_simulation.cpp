@@ -74,6 +74,41 @@ TEST(JobSimulation, JobsWaitForInstancesAndReconfiguration) {
   EXPECT_EQ(big[1].instance_slices, 3);
 }
 
+// A job skipped for its slowdown starts once it has waited wait_time_threshold (60 s), with
+// nothing else happening then (found by a user trial: no event marked that instant, so it
+// waited for some other arrival or end, or for ever). Alone at demand 25 and alpha 2 its
+// predicted slowdown is 2 x 25 / 30 = 1.67 > 1.5: it starts at 60 and runs at its full rate
+// (25 GB/s fits the link): 100 s, ending at 160. Two jobs of demand 20, alpha 1.2 together
+// predict 1.2 x 20 x 2 / 30 = 1.6: the second (arrived at 1 s) starts at 61, both then at
+// 15 GB/s (0.75 token/s): it ends at 61 + 100 / 0.75 = 194.33 (it waited to 1,000 s).
+TEST(JobSimulation, ASkippedJobStartsWhenItHasWaitedItsThreshold) {
+  MigJob alone = job(0, 0, 25);
+  alone.alpha = 2;
+  const auto r = simulate_jobs(cluster(1, "pcie_aware"), {alone});
+  EXPECT_NEAR(r[0].start_s, 60, 1e-9);
+  EXPECT_NEAR(r[0].end_s, 160, 1e-9);
+  MigJob first = job(0, 0, 20, 1000), second = job(1, 1, 20);
+  first.alpha = second.alpha = 1.2;
+  const auto two = simulate_jobs(cluster(1, "pcie_aware"), {first, second});
+  EXPECT_NEAR(two[1].start_s, 61, 1e-9);
+  EXPECT_NEAR(two[1].end_s, 61 + 100 / 0.75, 1e-6);
+}
+
+// First fit with a re-split cost: three 2g jobs at 0 s have GPU 0 re-split for them (5 s);
+// a 1g job at 1 s finds GPU 1's 1g instances and starts at once (every waiting 2g job had
+// an idle GPU of its own re-split, so it waited to 5 s).
+TEST(JobSimulation, FirstFitResplitsOneGpuForTheJobsItHolds) {
+  JobSimConfig c = cluster(3, "first_fit");
+  c.params.reconfig_s = 5;
+  const auto r = simulate_jobs(c, {job(0, 0, 0, 100, 2), job(1, 0, 0, 100, 2), job(2, 0, 0, 100, 2), job(3, 1, 0, 10)});
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(r[static_cast<std::size_t>(i)].gpu, 0) << i;
+    EXPECT_NEAR(r[static_cast<std::size_t>(i)].start_s, 5, 1e-9) << i;
+  }
+  EXPECT_NEAR(r[3].start_s, 1, 1e-9);
+  EXPECT_NE(r[3].gpu, 0);
+}
+
 TEST(JobSimulation, RejectsJobsNoGpuCanHold) {
   EXPECT_THROW(simulate_jobs(cluster(1, "first_fit"), {job(0, 0, 0, 100, 8)}), std::invalid_argument);
   EXPECT_THROW(simulate_jobs(cluster(1, "first_fit"), {job(0, 0, 40)}), std::invalid_argument);

@@ -159,12 +159,12 @@ def check_fig2(r, jobs, pcie_max):
         alphas[job] = fit
         c = r.number(f"Eq. 1: alpha of {job} fitted on simulated profiling runs (n = 1..7, staggered starts)",
                      p["alpha"], fit["staggered"], 0.10, "{:.3f}", "", rel=True)
-        r.explain(c, f"alpha measures how the jobs' loads line up, not the link alone: the counter-run with all "
-                     f"jobs starting together (their loads collide every layer) fits alpha = {fit['aligned']:.3f}; "
-                     f"staggered starts, whose loads interleave until the link is full, fit {fit['staggered']:.3f}. "
-                     f"The paper's {p['alpha']} lies between the two "
-                     f"({'yes' if fit['staggered'] <= p['alpha'] <= fit['aligned'] else 'no'}): real jobs are "
-                     "partly aligned.")
+        # Explained only where the counter-run brackets the paper's value; else it stays unexplained.
+        if fit["staggered"] <= p["alpha"] <= fit["aligned"]:
+            r.explain(c, f"alpha measures how the jobs' loads line up, not the link alone: the counter-run with all "
+                         f"jobs starting together (their loads collide every layer) fits alpha = {fit['aligned']:.3f}; "
+                         f"staggered starts, whose loads interleave until the link is full, fit {fit['staggered']:.3f}. "
+                         f"The paper's {p['alpha']} lies between the two: real jobs are partly aligned.")
     r.ordering("Eq. 1: the lighter job (Bloom560m) has the larger alpha, as in the paper (1.25 > 1.07)",
                "alpha(560m) > alpha(7b1)",
                f"aligned {alphas['bloom560m']['aligned']:.3f} vs {alphas['bloom7b1']['aligned']:.3f}",
@@ -174,14 +174,20 @@ def check_fig2(r, jobs, pcie_max):
                     for a, b in zip(runtimes(jobs[(n, job, start, "packet")]), runtimes(jobs[(n, job, start, "flow")])))
         c = r.number(f"flow against packet fidelity: worst job runtime difference, {start} profiling runs", 0.0,
                      100 * worst, 3.0, "{:.2f}", " %")
-        r.explain(c, drift_cause(jobs))
+        cause = drift_cause(jobs)
+        if cause:
+            r.explain(c, cause)
     return curves, alphas
 
 
 def drift_cause(jobs):
-    """Why aligned jobs differ between fidelities: the spread of their end times at n = 7."""
+    """Why aligned jobs differ between fidelities: the spread of their end times at n = 7. None
+    where the measurement does not show it (the flow's jobs not ending together, or the packet
+    model's not drifting apart by ten times as much)."""
     spread = {f: (lambda ends: max(ends) - min(ends))([a["last_done_ns"] for a in jobs[(7, "bloom560m", "aligned", f)]["apps"]])
               for f in ("packet", "flow")}
+    if not spread["packet"] > 10 * spread["flow"]:
+        return None
     return ("identical jobs started together are a tie the two fidelities break differently: the flow mode splits "
             "the link exactly, so the seven Bloom560m jobs stay locked in step and end together (spread of their "
             f"end times {spread['flow'] / 1e3:.1f} us); in the packet model equal shares end a few TLPs apart, the "

@@ -13,6 +13,9 @@ namespace arbsim {
 // and read_latency_ns do not bound or delay them. Where a GPU pushes, noted for each root
 // complex whose memory bandwidth is below what its root ports can carry down (where the
 // memory could bind and does not).
+// A peer app between GPUs of two PCIe domains moves its copies as peer writes over the
+// processor interconnect, where such platforms stage them through host memory (seed 002
+// §2.1; a batch app's peer stream does): noted for each such app.
 std::vector<FidelityNote> model_notes(const Scenario& s);
 
 }  // namespace arbsim

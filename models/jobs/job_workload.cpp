@@ -24,6 +24,17 @@ class Rng {
   uint64_t s_;
 };
 
+// A trace's arrival times and work are bounded as a generated workload's are
+// (platforms/config/jobs_config.cpp: work_min/work_max, mean_gap_s up to 1e12).
+constexpr double kMaxTraceValue = 1e12;
+constexpr double kMinWork = 1e-9;
+
+std::string fmt_range(double lo, double hi) {
+  std::ostringstream o;
+  o << "[" << lo << ", " << hi << "]";
+  return o.str();
+}
+
 MigJob of_kind(const JobKind& k, int id, double arrival, int slices, double work) {
   MigJob j;
   j.id = id;
@@ -46,7 +57,12 @@ std::vector<std::string> split(const std::string& line) {
   return f;
 }
 
-double number(const std::string& s, const std::string& what, int line) {
+// A decimal number in [lo, hi] (the bounds the jobs config sets for generated jobs:
+// docs/config.md), or an error naming the line and field. std::stod alone would also take
+// hexadecimal ("0x10" = 16) and so read a typo as a number.
+double number(const std::string& s, const std::string& what, int line, double lo, double hi) {
+  const std::string at = "line " + std::to_string(line) + ": " + what + " '" + s + "'";
+  if (s.find_first_not_of("0123456789+-.eE") != std::string::npos) throw std::invalid_argument(at + " is not a decimal number");
   std::size_t used = 0;
   double v = 0;
   try {
@@ -54,8 +70,8 @@ double number(const std::string& s, const std::string& what, int line) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != s.size() || !std::isfinite(v))
-    throw std::invalid_argument("line " + std::to_string(line) + ": " + what + " '" + s + "' is not a finite number");
+  if (used == 0 || used != s.size() || !std::isfinite(v)) throw std::invalid_argument(at + " is not a finite number");
+  if (v < lo || v > hi) throw std::invalid_argument(at + " is outside " + fmt_range(lo, hi));
   return v;
 }
 
@@ -98,11 +114,10 @@ std::vector<MigJob> read_job_trace(std::istream& in, const std::vector<JobKind>&
       continue;
     }
     if (f.size() != 4) throw std::invalid_argument("line " + std::to_string(n) + ": " + std::to_string(f.size()) + " fields, expected 4");
-    const double arrival = number(f[0], "arrival_s", n), slices = number(f[2], "slices", n), work = number(f[3], "work", n);
-    if (arrival < 0) throw std::invalid_argument("line " + std::to_string(n) + ": arrival_s " + f[0] + " is negative");
-    if (slices < 1 || slices != std::floor(slices) || slices > 64)
+    const double arrival = number(f[0], "arrival_s", n, 0, kMaxTraceValue);
+    const double slices = number(f[2], "slices", n, 1, 64), work = number(f[3], "work", n, kMinWork, kMaxTraceValue);
+    if (slices != std::floor(slices))
       throw std::invalid_argument("line " + std::to_string(n) + ": slices " + f[2] + " must be an integer in 1..64");
-    if (work <= 0) throw std::invalid_argument("line " + std::to_string(n) + ": work " + f[3] + " must be > 0");
     const JobKind* k = nullptr;
     for (const JobKind& c : kinds) if (c.name == f[1]) k = &c;
     if (!k) throw std::invalid_argument("line " + std::to_string(n) + ": unknown kind '" + f[1] + "'");

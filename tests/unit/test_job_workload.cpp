@@ -43,11 +43,17 @@ TEST(JobTrace, BadRowsAreRefusedWithTheirLine) {
   EXPECT_EQ(trace_error("arrival,kind,slices,work\n"), "line 1: the header must be arrival_s,kind,slices,work");
   const std::string h = "arrival_s,kind,slices,work\n";
   EXPECT_EQ(trace_error(h + "0,bloom7b1,1\n"), "line 2: 3 fields, expected 4");
-  EXPECT_EQ(trace_error(h + "-1,bloom7b1,1,5\n"), "line 2: arrival_s -1 is negative");
-  EXPECT_EQ(trace_error(h + "x,bloom7b1,1,5\n"), "line 2: arrival_s 'x' is not a finite number");
-  EXPECT_EQ(trace_error(h + "nan,bloom7b1,1,5\n"), "line 2: arrival_s 'nan' is not a finite number");
+  EXPECT_EQ(trace_error(h + "-1,bloom7b1,1,5\n"), "line 2: arrival_s '-1' is outside [0, 1e+12]");
+  EXPECT_EQ(trace_error(h + "x,bloom7b1,1,5\n"), "line 2: arrival_s 'x' is not a decimal number");
+  EXPECT_EQ(trace_error(h + "1e400,bloom7b1,1,5\n"), "line 2: arrival_s '1e400' is not a finite number");
+  // std::stod alone reads hexadecimal: a typo would have arrived at 16 s.
+  EXPECT_EQ(trace_error(h + "0x10,bloom7b1,1,5\n"), "line 2: arrival_s '0x10' is not a decimal number");
+  // Past the bound a generated workload has (1e12 s): a job that never arrives in a run.
+  EXPECT_EQ(trace_error(h + "1e300,bloom7b1,1,5\n"), "line 2: arrival_s '1e300' is outside [0, 1e+12]");
+  EXPECT_EQ(trace_error(h + "0,bloom7b1,1,1e13\n"), "line 2: work '1e13' is outside [1e-09, 1e+12]");
+  EXPECT_EQ(trace_error(h + "nan,bloom7b1,1,5\n"), "line 2: arrival_s 'nan' is not a decimal number");
   EXPECT_EQ(trace_error(h + "0,bloom7b1,1.5,5\n"), "line 2: slices 1.5 must be an integer in 1..64");
-  EXPECT_EQ(trace_error(h + "0,bloom7b1,1,0\n"), "line 2: work 0 must be > 0");
+  EXPECT_EQ(trace_error(h + "0,bloom7b1,1,0\n"), "line 2: work '0' is outside [1e-09, 1e+12]");
   EXPECT_EQ(trace_error(h + "0,gpt5,1,5\n"), "line 2: unknown kind 'gpt5'");
 }
 

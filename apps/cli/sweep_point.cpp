@@ -60,6 +60,24 @@ void refuse_points_that_run_alike(const SweepSpec& s, const std::vector<SweepPoi
   }
 }
 
+// One setting varied under two spellings (apps.0.size in one run, apps.bulk.size or
+// apps[0].size in another) would split into two summary columns, each blank where the other
+// is set: refused, naming both, before anything runs.
+void refuse_two_spellings(const SweepSpec& s) {
+  std::map<std::string, std::pair<std::string, std::string>> spelling;  // setting -> first key, its run
+  for (const SweepRun& r : s.runs) {
+    const std::vector<std::string> targets = override_targets(s.base, r.overrides);
+    const std::size_t first_varied = r.overrides.size() - r.varied.size();
+    for (std::size_t i = 0; i < r.varied.size(); ++i) {
+      const std::string key = r.varied[i].substr(0, r.varied[i].find('='));
+      const auto [it, fresh] = spelling.emplace(targets[first_varied + i], std::make_pair(key, r.id));
+      if (!fresh && it->second.first != key)
+        throw ConfigError(s.file + ": run " + r.id + " varies " + key + ", the setting run " + it->second.second +
+                          " varies as " + it->second.first + ": spell it one way, or the summary splits it into two columns");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<SweepPoint> make_points(const SweepSpec& s, const fs::path& out) {
@@ -77,6 +95,7 @@ std::vector<SweepPoint> make_points(const SweepSpec& s, const fs::path& out) {
     points.push_back(p);
   }
   refuse_points_that_run_alike(s, points);
+  refuse_two_spellings(s);
   return points;
 }
 

@@ -154,6 +154,10 @@ struct Config {
 
 // Loads, applies `overrides` ("dotted.key=value"), checks every element. Throws ConfigError.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides);
+// The setting each override sets, applied in order to the config at `path`: its dotted path
+// with list elements by index, so `apps.bulk.size`, `apps.0.size` and `apps[0].size` give
+// one (a sweep's columns: apps/cli/sweep_point.cpp). Throws ConfigError as load_config does.
+std::vector<std::string> override_targets(const std::string& path, const std::vector<std::string>& overrides);
 // The same for YAML text; `path` names it in messages, includes resolve against `base_dir`.
 Config load_config_yaml(const std::string& text, const std::string& path, const std::string& base_dir,
                         const std::vector<std::string>& overrides);

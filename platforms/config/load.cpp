@@ -94,10 +94,18 @@ Override parse_override(const std::string& spec, const std::string& file) {
   return o;
 }
 
+// The index of `e` in `seq` (a list element list_element() found).
+std::string index_in(const YAML::Node& seq, const YAML::Node& e) {
+  for (std::size_t i = 0; i < seq.size(); ++i)
+    if (seq[i].is(e)) return std::to_string(i);
+  return "?";
+}
+
 // Walks the keys (map keys, or list elements by list_element()), creating maps as
 // needed, and sets the leaf. Maps are reached through a const handle: yaml-cpp's
-// non-const operator[] would add every key it looks at.
-void apply_override(YAML::Node root, const std::string& spec, const std::string& file) {
+// non-const operator[] would add every key it looks at. `target`, if given, gets the
+// setting's path with each list element by its index (one spelling for every way of naming it).
+void apply_override(YAML::Node root, const std::string& spec, const std::string& file, std::string* target = nullptr) {
   const Override o = parse_override(spec, file);
   const std::string at = file + ": -s " + spec + ": ";
   YAML::Node cur = root;
@@ -109,7 +117,9 @@ void apply_override(YAML::Node root, const std::string& spec, const std::string&
       next = list_element(cur, k);
       if (next.IsNull()) throw ConfigError(at + "no list element '" + k + "' (give an index or a name)");
       if (last) throw ConfigError(at + "cannot replace a whole list element; set its keys");
+      if (target) *target += (i ? "." : "") + index_in(cur, next);
     } else if (cur.IsMap() || cur.IsNull()) {
+      if (target) *target += (i ? "." : "") + k;
       if (last) {
         cur[k] = o.value;
         return;
@@ -249,6 +259,18 @@ Config parse_config(const std::string& text, const std::string& path, const std:
 YAML::Node parse_config_text(const std::string& text, const std::string& path) { return parse_text(text, path); }
 void apply_config_override(YAML::Node root, const std::string& spec, const std::string& file) {
   apply_override(root, spec, file);
+}
+
+std::vector<std::string> override_targets(const std::string& path, const std::vector<std::string>& overrides) {
+  try {
+    YAML::Node root = load_file(path);
+    include_platform(root, path, fs::path(path).parent_path().string());
+    std::vector<std::string> out(overrides.size());
+    for (std::size_t i = 0; i < overrides.size(); ++i) apply_override(root, overrides[i], path, &out[i]);
+    return out;
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(path + ": cannot read the config: " + e.what());
+  }
 }
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {

@@ -212,6 +212,24 @@ TEST_F(Sweep, TwoKeysForOneSettingAreRefused) {
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
+// One setting varied under two spellings in separate runs (by index, by name, with brackets):
+// the configs differ, but the summary would give each spelling its own column, blank where
+// the other is set (found by a user trial). Refused before anything runs, naming both.
+TEST_F(Sweep, OneSettingSpelledTwoWaysIsRefused) {
+  for (const char* other : {"platform.links.rc0-sw0.gen", "platform.links[0].gen"}) {
+    write("spec.yaml", std::string("base: base.yaml\nruns:\n  - {name: a, set: [\"platform.links.0.gen=3\"]}\n") +
+                           "  - {name: b, set: [\"" + other + "=4\"]}\n");
+    expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--dry-run"}),
+                     {"spec.yaml", "run b varies " + std::string(other), "run a varies as platform.links.0.gen",
+                      "spell it one way"});
+  }
+  // One spelling in every run is a sweep.
+  write("spec.yaml", "base: base.yaml\nruns:\n  - {name: a, set: [\"platform.links.0.gen=3\"]}\n"
+                     "  - {name: b, set: [\"platform.links.0.gen=4\"]}\n");
+  EXPECT_EQ(run({"sweep", "spec.yaml", "--out", "out", "--dry-run"}).code, 0);
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 // The Slurm backend's settings are checked before anything is submitted or written: a bad
 // `slurm:` key in the spec, a bad flag, a Slurm flag without --backend slurm, and no sbatch on
 // PATH are each one error line, exit 2, and no output directory.

@@ -58,6 +58,19 @@ std::string effect(flow::Unrepresented what) {
   return "";
 }
 
+// Rate computations whose arbitration circles (models/flow/arbitrated_rates.h): `damped` of
+// the `n` settled when damped, the rest fell back to flat max-min.
+std::string unsettled_effect(int n, int damped) {
+  std::string s = "strict priorities and bounds that chase each other round a cycle, computation by computation: ";
+  if (damped > 0)
+    s += std::to_string(damped) + " of the " + std::to_string(n) + " settled only when damped, at a fixed point the "
+         "packet model's arbitration, answering round by round, may circle instead of holding";
+  if (damped < n)
+    s += std::string(damped > 0 ? "; " : "") + std::to_string(n - damped) +
+         " did not settle at all, and those intervals share flat max-min per flow";
+  return s + " (run with --fidelity packet for the TLP-level outcome)";
+}
+
 std::string us(double ns) {
   char b[32];
   std::snprintf(b, sizeof b, "%.3f us", ns / 1000.0);
@@ -107,9 +120,13 @@ void FlowLevelFabric::finish() {
                       {t.flows.begin(), t.flows.end()}});
   if (const int n = fabric_->scheduler().unsettled()) {
     const std::set<uint32_t>& flows = fabric_->unsettled_flows();
-    notes_.push_back({"fabric", "arbitration that does not settle (" + std::to_string(n) + " rate computations)",
-                      "strict priorities that hold each other back: those intervals share flat max-min per flow",
-                      {flows.begin(), flows.end()}});
+    const int damped = fabric_->scheduler().damped();
+    const std::string what = damped == n ? "arbitration that settles only when damped (" + std::to_string(n) +
+                                               " rate computations)"
+                                         : "arbitration that does not settle (" + std::to_string(n) +
+                                               " rate computations" +
+                                               (damped ? ", " + std::to_string(damped) + " settled when damped" : "") + ")";
+    notes_.push_back({"fabric", what, unsettled_effect(n, damped), {flows.begin(), flows.end()}});
   }
 }
 

@@ -12,10 +12,17 @@
 // could take there if it asked without bound (for a flow granted all it asks, more than
 // its share where the others leave room), not its demand echoed back.
 //
-// Where the iteration does not settle within its rounds, or settles with every flow
-// stopped (strict priorities that disagree between two edges two flows share: each holds
-// the other back), the rates fall back to flat max-min (max_min.h) and the result says it
-// did not converge, for the caller to report. Plain C++.
+// Where the iteration has not settled within its rounds (strict priorities and bounds that
+// chase each other round a cycle), it goes on damped: each round moves a share and a bound
+// only half way to what the division gives. A damped iteration that settles has found a
+// fixed point of the same equations (where it stands still, the division gives what it
+// holds), one the plain iteration circles and never reaches: the rates are that point's,
+// and the result says it was damped, for the caller to report (the packet model's
+// arbitration, itself a round-by-round response, need not hold an unstable point either).
+// Where even that does not settle, or it settles with every flow stopped (strict
+// priorities that disagree between two edges two flows share: each holds the other back),
+// the rates fall back to flat max-min (max_min.h) and the result says it did not converge.
+// Plain C++.
 #pragma once
 #include <memory>
 #include <vector>
@@ -34,6 +41,7 @@ struct ArbitratedRates {
   std::vector<int> held_start, held;
   int rounds = 0;         // Jacobi rounds (each over the edges whose inputs changed)
   bool converged = true;  // false: the rates are flat max-min's (see above)
+  bool damped = false;    // settled only when damped (see above): converged, at an unstable fixed point
 };
 
 // The solver, kept between computations: the flow mode recomputes rates on every start and

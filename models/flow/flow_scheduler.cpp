@@ -446,8 +446,9 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
     r = &rates_of_order();
     if (known) memo_.store(key, *r);
   }
-  if (!r->converged) {
+  if (!r->converged || r->damped) {
     ++unsettled_;
+    damped_ += r->damped;
     if (keep_recomputed_)
       for (int slot : slots) unsettled_ids_.push_back(slots_[static_cast<std::size_t>(slot)].id);
   }

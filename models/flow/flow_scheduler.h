@@ -84,9 +84,11 @@ class Scheduler {
   // Reloads edge `edge`'s port weights (a WRR port arbiter's table, driver.share_control);
   // reshare() applies them. Throws std::logic_error without arbitration.
   void set_port_weights(double now_ns, int edge, const std::vector<double>& weights);
-  // Recomputations whose iteration did not settle (arbitrated_rates.h), and (kept as above)
-  // the ids of the flows in those since the last call.
+  // Recomputations whose iteration did not settle, or settled only when damped
+  // (arbitrated_rates.h), and (kept as above) the ids of the flows in those since the last
+  // call; damped() counts the second kind.
   int unsettled() const { return unsettled_; }
+  int damped() const { return damped_; }
   // Recomputations whose rates came from the memo (rate_memo.h) instead of the solver.
   uint64_t memo_hits() const { return memo_.hits(); }
   // Starts that took the place of an end of the same spec at the same instant, where nothing
@@ -193,7 +195,7 @@ class Scheduler {
   mutable std::vector<int> recomputed_;
   bool keep_recomputed_ = false;
   mutable ArbitratedSolver solver_;
-  mutable int unsettled_ = 0;
+  mutable int unsettled_ = 0, damped_ = 0;
   mutable std::vector<int> unsettled_ids_;
   mutable std::vector<char> binds_, seen_edge_;  // [edge] scratch of a recomputation
   // A recomputation's epoch: binds_[e] is this one's where binds_epoch_[e] is; a slot whose

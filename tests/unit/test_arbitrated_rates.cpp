@@ -132,17 +132,55 @@ TEST(ArbitratedRates, DemandLimitedElsewhereSettles) {
 }
 
 // Strict priorities that disagree: two flows share edges 0 and 1; edge 0 favours TC1, edge
-// 1 (whose map swaps the VCs) favours TC0. Each holds the other back (both would stop):
-// the result says so and falls back to flat max-min, 4 each.
-TEST(ArbitratedRates, PrioritiesThatDisagreeAreReportedUnsettled) {
+// 1 (whose map swaps the VCs) favours TC0. Each flow's demand at one edge is what the other
+// edge leaves it: d0 = 8 - d1, so every split a + b = 8 is a fixed point, and the plain
+// iteration jumps between (8, 0) and (0, 8). Damped, it settles on the line, and by
+// symmetry at 4 each; the result says it was damped.
+TEST(ArbitratedRates, PrioritiesThatDisagreeSettleOnlyWhenDamped) {
   EdgeArbitration swapped = vc_per_tc(strict());
   swapped.tc_to_vc[0] = 1;
   swapped.tc_to_vc[1] = 0;
   const ArbitratedRates r = arbitrated_rates({8, 8}, {vc_per_tc(strict()), swapped},
                                              {flow({hop(0), hop(1)}, 0), flow({hop(0), hop(1)}, 1)});
+  EXPECT_TRUE(r.converged);
+  EXPECT_TRUE(r.damped);
+  EXPECT_GT(r.rounds, 64);
+  EXPECT_NEAR(r.rate[0], 4, 1e-6);
+  EXPECT_NEAR(r.rate[1], 4, 1e-6);
+}
+
+// A cycle through two edges: edge 0 (2) gives TC1 strict priority, edge 1 (2) round-robins
+// VC0 and VC1. Flow 1 (TC1, cap 3) crosses both; flows 0 and 2 (TC0) split what edge 0
+// leaves by port: (2 - y) / 2 each, y flow 1's rate, and ask just that at edge 1, where VC1
+// could then take 2 - (2 - y) = y: every y in [1, 2] is a fixed point (at y < 1 VC0 would
+// ask more than its turn). The plain iteration jumps between y = 2 and y = 1. Damped, the
+// rates settle on that line; flat max-min (2/3 each at edge 0) would not be on it.
+TEST(ArbitratedRates, ACycleOfBoundsSettlesOnItsFixedPointsWhenDamped) {
+  const ArbitratedRates r = arbitrated_rates(
+      {2, 2}, {vc_per_tc(strict()), vc_per_tc({})},
+      {flow({hop(0, 0), hop(1, 1)}, 0), flow({hop(0, 0), hop(1, 0)}, 1, 3), flow({hop(0, 1), hop(1, 0)}, 0)});
+  ASSERT_TRUE(r.converged);
+  EXPECT_TRUE(r.damped);
+  const double y = r.rate[1];
+  EXPECT_GE(y, 1 - 1e-6);
+  EXPECT_LE(y, 2 + 1e-6);
+  EXPECT_NEAR(r.rate[0], (2 - y) / 2, 1e-6);
+  EXPECT_NEAR(r.rate[2], (2 - y) / 2, 1e-6);
+}
+
+// Where even the damped iteration circles, the rates fall back to flat max-min, and the
+// result says it did not converge: three flows on edge 0 (1), strict with a guard of 3, and
+// edge 1 (1), strict with a guard of 1 and both TCs on VC1; flat max-min gives each a third
+// of edge 0.
+TEST(ArbitratedRates, ArbitrationThatNeverSettlesFallsBackToFlatMaxMin) {
+  EdgeArbitration one_vc = vc_per_tc(strict(1));
+  one_vc.tc_to_vc[0] = 1;
+  const ArbitratedRates r = arbitrated_rates(
+      {1, 1}, {vc_per_tc(strict(3)), one_vc},
+      {flow({hop(0, 1), hop(1, 0)}, 0, 5), flow({hop(0, 1), hop(1, 0)}, 1, 2), flow({hop(0, 0), hop(1, 1)}, 0)});
   EXPECT_FALSE(r.converged);
-  EXPECT_DOUBLE_EQ(r.rate[0], 4);
-  EXPECT_DOUBLE_EQ(r.rate[1], 4);
+  EXPECT_FALSE(r.damped);
+  for (int f = 0; f < 3; ++f) EXPECT_NEAR(r.rate[f], 1.0 / 3, 1e-12);
 }
 
 // One requester and one VC everywhere: the arbitrated rates are flat max-min's, on 200

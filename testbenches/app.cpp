@@ -38,7 +38,7 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   const sc_time start = sc_core::sc_time_stamp();
   const double deadline = setup_.timing.deadline_ns;
   r.deadline_ns = deadline > 0 ? start.to_seconds() * 1e9 + deadline : 0;
-  const double due = r.deadline_ns;
+  const int64_t due = deadline > 0 ? static_cast<int64_t>(start.value()) + deadline_ps(deadline) : 0;  // ps
   if (due > 0 && measured(start)) open_deadlines_.insert(due);
   note_issue();
   ARBSIM_LOG_DEBUG(*this, std::string(dir == CopyDir::H2D ? "H2D" : dir == CopyDir::D2H ? "D2H" : "P2P") + " copy of " +
@@ -56,7 +56,7 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
     stats_.copy_latency_by_tc[*tc].add(latency);
     ARBSIM_LOG_DEBUG(*this, "copy of " + std::to_string(bytes) + " B done on TC" + std::to_string(*tc) + " after " +
                                 std::to_string(latency) + " ns");
-    if (deadline > 0) ++(latency <= deadline ? stats_.deadlines_met : stats_.deadlines_missed);
+    if (deadline > 0) ++(meets_deadline(latency, deadline) ? stats_.deadlines_met : stats_.deadlines_missed);
     stats_.last_done = now;
     then();
   });

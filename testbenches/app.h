@@ -14,6 +14,7 @@
 #include <systemc>
 #include "models/common/latency_histogram.h"
 #include "models/common/progress_guard.h"
+#include "testbenches/deadline.h"
 #include "models/host/driver.h"
 #include "testbenches/app_params.h"
 
@@ -46,7 +47,7 @@ class App : public sc_core::sc_module {
   // Copies with a deadline still open at `end_ns` whose deadline has passed by then: missed
   // already, though not completed (a time-limited run's cut-off).
   uint64_t open_past_deadline(double end_ns) const {
-    return static_cast<uint64_t>(std::distance(open_deadlines_.begin(), open_deadlines_.lower_bound(end_ns)));
+    return static_cast<uint64_t>(std::distance(open_deadlines_.begin(), open_deadlines_.lower_bound(deadline_ps(end_ns))));
   }
   bool finished() const { return finished_; }
   // The end of the warm-up (sim.warmup_ns, docs/results.md "Warm-up"): the statistics start
@@ -95,7 +96,7 @@ class App : public sc_core::sc_module {
   ProgressGuard guard_;
   bool finished_ = false;
   sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
-  std::multiset<double> open_deadlines_;  // absolute deadlines (ns) of measured copies still open
+  std::multiset<int64_t> open_deadlines_;  // absolute deadlines (ps) of measured copies still open
   sc_core::sc_time done_before_;   // stats_.last_done when the warm-up ended
 };
 

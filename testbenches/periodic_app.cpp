@@ -1,4 +1,5 @@
 #include "testbenches/periodic_app.h"
+#include "testbenches/deadline.h"
 
 namespace arbsim {
 
@@ -60,7 +61,7 @@ void PeriodicApp::start_job() {
 void PeriodicApp::end_job() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const double response = (now - release_).to_seconds() * 1e9;
-  const bool met = response <= p_.deadline_ns;
+  const bool met = meets_deadline(response, p_.deadline_ns);
   if (measured(release_)) {
     ++(met ? stats_.deadlines_met : stats_.deadlines_missed);
     ++stats_.iterations;

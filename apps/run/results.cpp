@@ -1,6 +1,7 @@
 #include "apps/run/results.h"
 #include "models/pcie/tlp_pool.h"
 #include "testbenches/batch_app.h"
+#include "testbenches/deadline.h"
 #include "testbenches/periodic_app.h"
 #include "testbenches/spmd_app.h"
 #include <algorithm>
@@ -74,7 +75,7 @@ ordered_json periodic_json(const PeriodicApp& t, double end_ns) {
   ordered_json series = ordered_json::array();
   for (const JobRecord& j : t.jobs()) {
     response.push_back(j.response_ns);
-    met += j.response_ns <= p.deadline_ns;
+    met += meets_deadline(j.response_ns, p.deadline_ns);
     if (series.size() < kMaxSeries) series.push_back({r3(j.release_ns), r3(j.response_ns), r3(j.share_pct)});
   }
   ordered_json j;
@@ -83,7 +84,7 @@ ordered_json periodic_json(const PeriodicApp& t, double end_ns) {
   j["deadline_ns"] = r3(p.deadline_ns);
   const std::vector<double> open = t.unfinished_releases_ns();
   const auto late = static_cast<uint64_t>(
-      std::count_if(open.begin(), open.end(), [&](double release) { return release + p.deadline_ns < end_ns; }));
+      std::count_if(open.begin(), open.end(), [&](double release) { return past_deadline_at(release, p.deadline_ns, end_ns); }));
   j["jobs"] = t.jobs().size();
   j["jobs_unfinished"] = open.size();
   j["deadlines_met"] = met;

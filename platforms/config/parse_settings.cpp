@@ -47,6 +47,12 @@ DriverCfg parse_driver(const Reader& r) {
   for (const auto& [name, kind] : kPolicies)
     if (policy == name) d.policy = kind;
   d.starvation_threshold = r.int_in("starvation_threshold", 0, 0, 1 << 20);
+  // The guard goes on the strict-priority VC arbiters a policy sets; static keeps the
+  // configured arbiters and rr sets round robin, so there it would change nothing, silently.
+  if (d.starvation_threshold > 0 && (d.policy == PolicyKind::Static || d.policy == PolicyKind::RoundRobin))
+    r.fail("starvation_threshold", "applies to the strict-priority VC arbiters that policy priority_s, priority_l "
+                                   "or qos sets; under `" + policy + "` nothing would use it (give the links' "
+                                   "vc_arbiter a starvation_threshold instead)");
   d.bandwidth_GBps = r.rate_in("bandwidth_GBps", 0, 0, 1e6);
   // > 0 and at least the kernel's 1-ps resolution, or the re-check would never advance.
   d.qos_check_ns = r.time_in("qos_check_ns", 1000, 1e-3, kMaxTimeNs);

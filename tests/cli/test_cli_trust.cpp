@@ -446,3 +446,29 @@ TEST_F(Cli, ATraceWindowPastTheRunIsNamed) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("before --trace-window's start"), std::string::npos) << r.err;
 }
+
+// A deadline set to a measured response counts as met: the response, a picosecond count
+// converted to ns, came out one ulp above the same decimal (5113.456000000001 against
+// 5113.456) and every job of a periodic task, and every copy of a stream, counted as missed
+// while results.json printed both as equal. One picosecond less is a miss.
+TEST_F(Cli, ADeadlineEqualToTheMeasuredResponseIsMet) {
+  const std::string apps =
+      "  - {name: s, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 64KiB}, count: 1}\n"
+      "  - {name: p, type: periodic, gpu: gpu1, period_ns: 1ms, d2h_bytes: 64KiB, count: 1}\n";
+  ASSERT_EQ(run({"run", write("m.yaml", small_config(apps)), "--out", "m"}).code, 0);
+  const json m = json::parse(slurp(dir_ / "m" / "results.json"));
+  const double stream = m["apps"][0]["max_ns"], job = m["apps"][1]["periodic"]["response_p50_ns"];
+  for (const double less : {0.0, 0.001}) {
+    const std::string out = less == 0 ? "at" : "under";
+    const std::string cfg = write(out + ".yaml", small_config(apps));
+    char s[64], p[64];
+    std::snprintf(s, sizeof s, "apps.0.deadline_ns=%.3f", stream - less);
+    std::snprintf(p, sizeof p, "apps.1.deadline_ns=%.3f", job - less);
+    ASSERT_EQ(run({"run", cfg, "-s", s, "-s", p, "--out", out}).code, 0);
+    const json r = json::parse(slurp(dir_ / out / "results.json"));
+    EXPECT_EQ(r["apps"][0]["deadlines_met"], less == 0 ? 1 : 0) << s;
+    EXPECT_EQ(r["apps"][0]["deadlines_missed"], less == 0 ? 0 : 1) << s;
+    EXPECT_EQ(r["apps"][1]["periodic"]["deadlines_met"], less == 0 ? 1 : 0) << p;
+    EXPECT_EQ(r["apps"][1]["periodic"]["deadlines_missed"], less == 0 ? 0 : 1) << p;
+  }
+}

@@ -132,6 +132,37 @@ TEST(ConfigErrors, BadEndpointTypeRegistrations) {
   EXPECT_THROW(register_endpoint_type(t), std::invalid_argument);  // the name is taken now
 }
 
+// A deadline of 0 was read as "none" by the stream kinds and as "the period" by a periodic
+// app, while config.effective.yaml said 0: given, it must be a time a response can meet.
+TEST(ConfigErrors, AZeroDeadlineIsRefused) {
+  EXPECT_EQ(error_of(replace(kBase, "count: 2}", "count: 2, deadline_ns: 0}")),
+            "bad.yaml:10: apps[0].deadline_ns: must be in [0.001, 1e+15], got '0'");
+  EXPECT_EQ(error_of(replace(kBase, "count: 2}", "count: 2, deadline_ns: 1ps}")), "");
+}
+
+// A batch app took deadline_ns and counted nothing (0 met, 0 missed on a run 10,000 times
+// longer than it).
+TEST(ConfigErrors, ABatchAppTakesNoDeadline) {
+  const std::string batch =
+      "  - {name: b, type: batch, count: 1, deadline_ns: 1, streams: [{gpu: gpu0, direction: h2d, bytes: 64KiB}]}\n";
+  const std::string e = error_of(replace(kBase, kBase.substr(kBase.find("  - {name: a")), batch));
+  EXPECT_EQ(e.rfind("bad.yaml:10: apps[0].deadline_ns: a batch app's copies carry no deadline and none is counted", 0),
+            0u)
+      << e;
+}
+
+// driver.starvation_threshold guards the strict-priority arbiters a policy sets: under
+// static (the configured arbiters) or rr (round robin) it changed nothing, silently.
+TEST(ConfigErrors, AStarvationThresholdNoPolicyUsesIsRefused) {
+  for (const char* policy : {"static", "rr"}) {
+    const std::string e = error_of(kBase + "driver: {policy: " + policy + ", starvation_threshold: 3}\n");
+    EXPECT_NE(e.find("driver.starvation_threshold: applies to the strict-priority VC arbiters"), std::string::npos) << e;
+    EXPECT_NE(e.find(std::string("under `") + policy + "`"), std::string::npos) << e;
+  }
+  EXPECT_EQ(error_of(kBase + "driver: {policy: priority_s, starvation_threshold: 3}\n"), "");
+  EXPECT_EQ(error_of(kBase + "driver: {policy: rr, starvation_threshold: 0}\n"), "");
+}
+
 TEST(ConfigErrors, AnOverrideIsCheckedLikeTheFile) {
   try {
     load_scenario_text(kBase, {"apps.0.count=-1"}, "bad.yaml");

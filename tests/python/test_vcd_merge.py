@@ -86,6 +86,29 @@ class VcdMerge(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("no $enddefinitions", r.stderr)
 
+    def test_not_a_vcd_leaves_no_output(self):
+        d = tempfile.mkdtemp()
+        m, r, out = (os.path.join(d, n) for n in ("m.vcd", "r.vcd", "out.vcd"))
+        for p, text in ((m, MODEL), (r, "hello\n")):
+            with open(p, "w") as f:
+                f.write(text)
+        res = subprocess.run([MERGE, m, r, "-o", out], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 2)
+        self.assertEqual(sorted(os.listdir(d)), ["m.vcd", "r.vcd"])
+
+    def test_output_onto_an_input_is_refused_and_the_input_kept(self):
+        d = tempfile.mkdtemp()
+        m, r = os.path.join(d, "m.vcd"), os.path.join(d, "r.vcd")
+        for p, text in ((m, MODEL), (r, RTL)):
+            with open(p, "w") as f:
+                f.write(text)
+        for target in (m, r, os.path.join(d, ".", "r.vcd")):
+            res = subprocess.run([MERGE, m, r, "-o", target], capture_output=True, text=True)
+            self.assertEqual(res.returncode, 2, target)
+            self.assertIn("is an input", res.stderr)
+        self.assertEqual(open(m).read(), MODEL)
+        self.assertEqual(open(r).read(), RTL)
+
 
 if __name__ == "__main__":
     unittest.main()

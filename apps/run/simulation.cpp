@@ -151,10 +151,22 @@ void log_detections(const nlohmann::ordered_json& results) {
 }
 
 // A policy that sets the VC arbiters overrides the configured ones everywhere: said once.
+// Every policy but static chooses each command's TC (seed 000 Eq. 1, docs/host-policies.md),
+// so an app's own `tc` is not used: said as a warning, naming them (a sweep over apps.N.tc
+// under rr gave identical points and nothing said why).
 void say_policy_arbiter(const System& sys) {
+  const Config& c = sys.config();
   if (const auto& a = sys.policy_vc_arbiter())
     log()->info("driver policy '{}' sets every VC arbiter to {} (configured VC arbiters are not used)",
-                to_string(sys.config().driver.policy), describe_spec(*a));
+                to_string(c.driver.policy), describe_spec(*a));
+  if (c.driver.policy == PolicyKind::Static) return;
+  std::string apps;
+  for (const AppCfg& app : c.apps)
+    if (app.timing.tc != 0) apps += (apps.empty() ? "" : ", ") + app.name + " tc " + std::to_string(app.timing.tc);
+  if (!apps.empty())
+    log()->warn("driver policy '{}' chooses each command's TC (seed 000 Eq. 1): the apps' own tc are not used ({}); "
+                "policy static keeps them (docs/host-policies.md)",
+                to_string(c.driver.policy), apps);
 }
 
 // A VCD trace file at `path` with every signal of `sys` (sc_create_vcd_trace_file appends

@@ -17,8 +17,11 @@ GpuRef split_gpu_ref(const std::string& ref) {
   const std::size_t slash = ref.find('/');
   if (slash == std::string::npos) return {ref, -1};
   const std::string tail = ref.substr(slash + 1);
+  // One spelling per instance: "mig01" would read as instance 1 while the name, kept as
+  // written, matched none (a crash at elaboration), so a leading zero is malformed.
   const bool digits = tail.size() > 3 && tail.size() < 6 && tail.compare(0, 3, "mig") == 0 &&
-                      std::all_of(tail.begin() + 3, tail.end(), [](char c) { return c >= '0' && c <= '9'; });
+                      std::all_of(tail.begin() + 3, tail.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                      !(tail.size() > 4 && tail[3] == '0');
   return {ref.substr(0, slash), digits ? std::stoi(tail.substr(3)) : -2};
 }
 
@@ -54,7 +57,8 @@ std::string gpu_ref(const Reader& r, const PlatformCfg& pf, const std::string& k
   if (!n->is(NodeKind::Gpu)) r.fail(key, "'" + ref.node + "' is a " + n->type_name() + ", not a gpu");
   const int count = n->gpu.instances();
   const std::string range = "'" + ref.node + "/mig0' .. '" + ref.node + "/mig" + std::to_string(count - 1) + "'";
-  if (ref.instance == -2) r.fail(key, "'" + g + "': a MIG instance is named <gpu>/mig<i>, e.g. '" + ref.node + "/mig0'");
+  if (ref.instance == -2) r.fail(key, "'" + g + "': a MIG instance is named <gpu>/mig<i>, i in decimal with no leading zero, e.g. '" +
+                                        ref.node + "/mig0'");
   if (ref.instance >= 0 && count == 0)
     r.fail(key, "gpu '" + ref.node + "' is not split into MIG instances (its key `mig`), so there is no '" + g + "'");
   if (ref.instance < 0 && count > 0)

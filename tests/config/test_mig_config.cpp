@@ -87,7 +87,15 @@ TEST(MigConfig, ASplitGpuIsAddressedThroughItsInstances) {
             "bad.yaml:10: apps[0].gpu: gpu 'gpu1' is not split into MIG instances (its key `mig`), so there is "
             "no 'gpu1/mig0'");
   EXPECT_EQ(error_of(replace(kBase, "gpu: gpu0/mig1", "gpu: gpu0/1")),
-            "bad.yaml:10: apps[0].gpu: 'gpu0/1': a MIG instance is named <gpu>/mig<i>, e.g. 'gpu0/mig0'");
+            "bad.yaml:10: apps[0].gpu: 'gpu0/1': a MIG instance is named <gpu>/mig<i>, i in decimal with no leading "
+            "zero, e.g. 'gpu0/mig0'");
+  // "mig01" read as instance 1 while its name matched none: validate said ok, run crashed
+  // (SIGSEGV at elaboration, found by a user trial).
+  for (const char* bad : {"gpu0/mig01", "gpu0/mig00"})
+    EXPECT_EQ(error_of(replace(kBase, "gpu: gpu0/mig1", std::string("gpu: ") + bad)),
+              std::string("bad.yaml:10: apps[0].gpu: '") + bad +
+                  "': a MIG instance is named <gpu>/mig<i>, i in decimal with no leading zero, e.g. 'gpu0/mig0'");
+  EXPECT_EQ(error_of(replace(kBase, "gpu: gpu0/mig1", "gpu: gpu0/mig0")), "");
 }
 
 TEST(MigConfig, APeerCopyBetweenInstancesOfOneGpuDoesNotCrossPcie) {

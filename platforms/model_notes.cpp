@@ -1,5 +1,6 @@
 #include "platforms/model_notes.h"
 #include <cstdio>
+#include <set>
 #include <string>
 #include <variant>
 #include "platforms/topology/topology.h"
@@ -14,6 +15,11 @@ std::string gbps(double v) {
   return b;
 }
 
+// The GPU node of `gpu` (a GPU or one of its MIG instances).
+int gpu_node(const Scenario& s, const std::string& gpu) {
+  return s.topo.gpus.at(static_cast<std::size_t>(s.units.at(static_cast<std::size_t>(s.unit_of(gpu))).gpu));
+}
+
 // A peer app between GPUs of two PCIe domains (their route crosses a raw processor
 // interconnect: seed 002 §2.1) moves its copies as peer writes over that link; a batch app's
 // peer stream stages the same copy through host memory, as such platforms do.
@@ -22,8 +28,7 @@ void cross_domain_peers(const Scenario& s, std::vector<FidelityNote>& notes) {
   for (std::size_t k = 0; k < s.config.apps.size(); ++k) {
     const auto* st = std::get_if<StreamParams>(&s.config.apps[k].params);
     if (!st || st->peer.empty()) continue;
-    const int from = s.topo.gpus.at(static_cast<std::size_t>(s.units.at(static_cast<std::size_t>(s.unit_of(st->gpu))).gpu));
-    const int to = s.topo.gpus.at(static_cast<std::size_t>(s.units.at(static_cast<std::size_t>(s.unit_of(st->peer))).gpu));
+    const int from = gpu_node(s, st->gpu), to = gpu_node(s, st->peer);
     if (same_pcie_domain(pf, s.topo, from, to)) continue;
     notes.push_back({"fabric",
                      "peer copies " + st->gpu + " -> " + st->peer + " across PCIe domains (a raw link between them)",
@@ -32,6 +37,25 @@ void cross_domain_peers(const Scenario& s, std::vector<FidelityNote>& notes) {
                      "(docs/batch-method.md): use one for the staged timing",
                      {static_cast<uint32_t>(k + 1)}});
   }
+}
+
+// The root complexes (nodes) whose DMA engines push app `a`'s H2D copies from their memory:
+// its `host`'s, or its GPU's socket's, for each H2D copy to a GPU with h2d_mode: push.
+std::set<int> pushed_from(const Scenario& s, const AppCfg& a) {
+  std::set<int> rcs;
+  auto add = [&](const std::string& gpu, int host_rc, bool h2d) {
+    const int g = gpu_node(s, gpu);
+    if (!h2d || s.config.platform.nodes[static_cast<std::size_t>(g)].gpu.h2d_mode != H2dMode::HostPush) return;
+    rcs.insert(host_rc >= 0 ? s.topo.rcs.at(static_cast<std::size_t>(host_rc)) : s.topo.host_of.at(static_cast<std::size_t>(g)));
+  };
+  if (const auto* c = std::get_if<CopyExecParams>(&a.params)) add(c->gpu, c->host_rc, c->h2d_bytes > 0);
+  if (const auto* st = std::get_if<StreamParams>(&a.params)) add(st->gpu, st->host_rc, st->direction == CopyDir::H2D);
+  if (const auto* m = std::get_if<SpmdParams>(&a.params)) add(m->gpu, m->host_rc, m->h2d_bytes > 0);
+  if (const auto* p = std::get_if<PeriodicParams>(&a.params)) add(p->gpu, p->host_rc, p->h2d_bytes > 0);
+  if (const auto* b = std::get_if<BatchParams>(&a.params))
+    for (const auto& batch : b->batches)
+      for (const BatchStreamCfg& st : batch) add(st.gpu, st.host_rc, st.direction == CopyDir::H2D);
+  return rcs;
 }
 
 }  // namespace
@@ -56,6 +80,8 @@ std::vector<FidelityNote> model_notes(const Scenario& s) {
                      "port: neither its bandwidth nor its read latency bounds or delays them (reads from memory, by "
                      "GPUs and devices, do); set h2d_mode: read for a memory-bound host",
                      {}});
+    for (std::size_t k = 0; k < s.config.apps.size(); ++k)  // flow ids are app index + 1
+      if (pushed_from(s, s.config.apps[k]).count(rc)) notes.back().flows.push_back(static_cast<uint32_t>(k + 1));
   }
   return notes;
 }

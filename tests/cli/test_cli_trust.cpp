@@ -418,6 +418,8 @@ TEST_F(Cli, PushedCopiesPastABoundedMemoryPortAreNoted) {
     const json notes = json::parse(slurp(dir_ / fidelity / "results.json"))["fidelity_notes"];
     ASSERT_FALSE(notes.empty()) << fidelity;
     EXPECT_EQ(notes[0]["where"], "cpu0.memory") << fidelity;
+    // The apps it concerns: every pushed copy is from cpu0's memory (the note listed none).
+    EXPECT_EQ(notes[0]["apps"], json::array({"a0", "a1", "a2", "a3"})) << fidelity;
     EXPECT_NE(slurp(dir_ / fidelity / "sim.log").find("the model does not represent cpu0.memory"), std::string::npos);
   }
   ASSERT_EQ(run({"run", cfg, "--out", "read"}).code, 0);

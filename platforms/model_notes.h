@@ -2,6 +2,7 @@
 // in results.json fidelity_notes in both (docs/results.md): a number the model cannot give is
 // said, never left silent. Plain C++ over the Scenario.
 #pragma once
+#include <string>
 #include <vector>
 #include "platforms/fabric.h"
 #include "platforms/topology/scenario.h"
@@ -16,6 +17,13 @@ namespace arbsim {
 // A peer app between GPUs of two PCIe domains moves its copies as peer writes over the
 // processor interconnect, where such platforms stage them through host memory (seed 002
 // §2.1; a batch app's peer stream does): noted for each such app.
+// A batch app on GPUs with copy_submit_ns > 0: seed 002's predictor has no submission cost,
+// so its predictions are short by it (noted per app; `predict` prints the same).
 std::vector<FidelityNote> model_notes(const Scenario& s);
+
+// For `predict`: "copy_submit_ns > 0 on gpu0, gpu1" where batch app `b`'s GPUs have a
+// submission cost, "" where none does; and what that leaves out of its predictions.
+std::string batch_submit_setting(const Scenario& s, const BatchParams& b);
+extern const char* const kBatchSubmitEffect;
 
 }  // namespace arbsim

@@ -11,6 +11,7 @@
 #include "apps/cli/cli.h"
 #include "apps/cli/output_dir.h"
 #include "models/batch/edf_test.h"
+#include "platforms/model_notes.h"
 #include "platforms/topology/batch_model.h"
 
 namespace arbsim {
@@ -104,10 +105,19 @@ int cmd_predict(const RunArgs& args) {
   std::vector<std::vector<double>> totals(cfg.apps.size());
   ordered_json out = {{"config", args.config}, {"apps", ordered_json::array()}};
   for (std::size_t a = 0; a < cfg.apps.size(); ++a)
-    if (const auto* b = std::get_if<BatchParams>(&cfg.apps[a].params))
+    if (const auto* b = std::get_if<BatchParams>(&cfg.apps[a].params)) {
       out["apps"].push_back(predict_app(model, programs[a], cfg.apps[a].name, *b, &totals[a]));
+      const std::string left_out = batch_submit_setting(s, *b);
+      out["apps"].back()["left_out"] = left_out.empty() ? ordered_json::array() : ordered_json::array({left_out});
+      if (!left_out.empty()) std::printf("  not in these times: %s: %s\n", left_out.c_str(), kBatchSubmitEffect);
+    }
   if (out["apps"].empty()) std::printf("%s has no batch app: nothing to predict\n", args.config.c_str());
   out["edf"] = check_edf(cfg.apps, totals);
+  bool short_by_submit = false;
+  for (const auto& app : out["apps"]) short_by_submit = short_by_submit || !app["left_out"].empty();
+  if (!out["edf"].is_null() && short_by_submit)
+    std::printf("  (these verdicts take the times above, which leave copy_submit_ns out: a set called schedulable "
+                "may not be in the run)\n");
   if (args.out_dir.empty()) return kExitOk;
   return write_all_or_none(args.out_dir, {{"predict.json", out.dump(2) + "\n"}});
 }

@@ -40,22 +40,9 @@ void GpuCompute::run_kernel_for(int64_t blocks, sc_core::sc_time alone, int owne
   run_kernel(grid, sc_core::sc_time::from_value(block_time(grid, alone.value())), owner, std::move(done));
 }
 
-// A wave of b blocks alone puts at most k = min(blocks_per_sm, ceil(b / SMs)) on an SM (the
-// dispatcher fills the least-loaded SM first), each then at 1 / (1 + s (k - 1)) of its speed
-// (sm_scheduler.h), so the wave lasts that factor times the block time: the block time is
-// `alone` over the waves' factors summed. Without a slowdown, alone / waves (a whole-GPU
-// kernel of 1 ms took 1.5 ms with two blocks an SM at a slowdown of 0.5).
+// The block time of a kernel given as a duration (sm_scheduler.h, block_time_ps()).
 uint64_t GpuCompute::block_time(int64_t grid, uint64_t alone_ps) const {
-  const int64_t sms = sm_params_.sms, per_sm = sm_params_.blocks_per_sm, slots = sms * per_sm;
-  const int64_t full = grid / slots, rest = grid % slots;
-  const double s = sm_params_.block_slowdown;
-  if (s <= 0) {
-    const uint64_t waves = static_cast<uint64_t>(full + (rest > 0 ? 1 : 0));
-    return (alone_ps + waves / 2) / waves;
-  }
-  const auto factor = [&](int64_t b) { return 1 + s * static_cast<double>(std::min(per_sm, (b + sms - 1) / sms) - 1); };
-  const double sum = static_cast<double>(full) * factor(slots) + (rest > 0 ? factor(rest) : 0.0);
-  return static_cast<uint64_t>(std::llround(static_cast<double>(alone_ps) / sum));
+  return block_time_ps(sm_params_, grid, alone_ps);
 }
 
 void GpuCompute::set_sm_share(int owner, double share) {

@@ -6,6 +6,29 @@
 
 namespace arbsim {
 
+// A wave of b blocks alone puts at most k = min(blocks_per_sm, ceil(b / SMs)) on an SM (the
+// dispatcher fills the least-loaded SM first), each then at 1 / (1 + s (k - 1)) of its speed,
+// so the wave lasts that factor times the block time: the block time is `alone` over the
+// waves' factors summed. Without a slowdown, alone / waves (a whole-GPU kernel of 1 ms took
+// 1.5 ms with two blocks an SM at a slowdown of 0.5).
+double wave_factors(const SmParams& p, int64_t grid) {
+  const int64_t sms = p.sms, per_sm = p.blocks_per_sm, slots = sms * per_sm;
+  const int64_t full = grid / slots, rest = grid % slots;
+  const double s = p.block_slowdown;
+  if (s <= 0) return static_cast<double>(full + (rest > 0 ? 1 : 0));
+  const auto factor = [&](int64_t b) { return 1 + s * static_cast<double>(std::min(per_sm, (b + sms - 1) / sms) - 1); };
+  return static_cast<double>(full) * factor(slots) + (rest > 0 ? factor(rest) : 0.0);
+}
+
+uint64_t block_time_ps(const SmParams& p, int64_t grid, uint64_t alone_ps) {
+  if (p.block_slowdown <= 0) {  // integer waves: rounded to the nearest picosecond in integers
+    const int64_t slots = static_cast<int64_t>(p.sms) * p.blocks_per_sm;
+    const uint64_t waves = static_cast<uint64_t>(grid / slots + (grid % slots > 0 ? 1 : 0));
+    return (alone_ps + waves / 2) / waves;
+  }
+  return static_cast<uint64_t>(std::llround(static_cast<double>(alone_ps) / wave_factors(p, grid)));
+}
+
 SmScheduler::SmScheduler(const SmParams& p) : p_(p) {
   if (p.sms < 1 || p.blocks_per_sm < 1 || p.max_concurrent_kernels < 1)
     throw std::invalid_argument("SmScheduler: sms, blocks_per_sm and max_concurrent_kernels must be >= 1");

@@ -40,6 +40,14 @@ struct KernelShape {
   int owner = 0;                    // the process it belongs to (for its SM share)
 };
 
+// A kernel given as a duration `alone_ps` (its time alone on the GPU) and a grid: the time
+// of one block, in whole picoseconds (gpu_compute.cpp says how the waves' factors are
+// summed). wave_factors() is that sum: alone_ps / wave_factors() is the block time before
+// rounding (the config checks it is at least 1 ns, where rounding moves a kernel by 0.05 %
+// at most).
+double wave_factors(const SmParams& p, int64_t grid);
+uint64_t block_time_ps(const SmParams& p, int64_t grid, uint64_t alone_ps);
+
 class SmScheduler {
  public:
   // Throws std::invalid_argument on a non-positive count.

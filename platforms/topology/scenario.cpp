@@ -3,6 +3,7 @@
 #include "platforms/topology/scenario.h"
 #include <fnmatch.h>
 #include <algorithm>
+#include <cstdio>
 #include "platforms/config/reader.h"
 #include "platforms/topology/arbitration.h"
 #include "platforms/topology/share_points.h"
@@ -183,6 +184,29 @@ double Scenario::first_gpu_link_write_GBps() const {
   return d.is_pcie ? pciebench_write_gbps(d.pcie, 1 << 20) / 8.0 : d.gbytes_per_s;
 }
 
+// A kernel of `blocks` given as a duration runs each block for kernel_ns over its waves
+// (sm_scheduler.h, block_time_ps()), in whole picoseconds: a block under 1 ns would be
+// rounded by more than 0.05 % (under 0.5 ps, to nothing: 42e6 blocks of a 1 us kernel on
+// 14 SMs took 0 ns, 21e6 took 1.5 us, silently). Refused, naming the app's `blocks`.
+void check_block_times(const Scenario& s) {
+  for (const AppCfg& a : s.config.apps) {
+    const GpuJob* job = nullptr;
+    std::string gpu;
+    if (const auto* m = std::get_if<SpmdParams>(&a.params)) job = m, gpu = m->gpu;
+    if (const auto* p = std::get_if<PeriodicParams>(&a.params)) job = p, gpu = p->gpu;
+    if (!job || job->blocks <= 0 || job->kernel_ns <= 0) continue;
+    const SmParams& sm = s.units.at(static_cast<std::size_t>(s.unit_of(gpu))).sm;
+    const double block_ns = job->kernel_ns / wave_factors(sm, job->blocks);
+    if (block_ns < 1.0) {
+      char what[160];
+      std::snprintf(what, sizeof what, "%lld blocks of a %g ns kernel on %s's %d SMs run %.3g ps a block",
+                    static_cast<long long>(job->blocks), job->kernel_ns, gpu.c_str(), sm.sms, block_ns * 1000);
+      a.origin.fail("blocks", std::string(what) + ": under the 1 ns the model times a block to within 0.05 % (it "
+                                                  "keeps whole picoseconds); use fewer blocks or a longer kernel");
+    }
+  }
+}
+
 Scenario make_scenario(Config cfg) {
   Scenario s;
   s.config = std::move(cfg);
@@ -196,6 +220,7 @@ Scenario make_scenario(Config cfg) {
     if (!is_leaf(pf.nodes[i])) b.route(static_cast<int>(i));
   s.first_engine_ = b.engines();
   b.units();
+  check_block_times(s);
   s.wrr_points = wrr_share_points(s);  // or refuses share control WRR weights cannot carry out
   return s;
 }

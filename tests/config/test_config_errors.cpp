@@ -163,6 +163,20 @@ TEST(ConfigErrors, AStarvationThresholdNoPolicyUsesIsRefused) {
   EXPECT_EQ(error_of(kBase + "driver: {policy: rr, starvation_threshold: 0}\n"), "");
 }
 
+// A kernel's blocks are timed in whole picoseconds: 1e8 blocks of a 1 us kernel on an A100's
+// 108 SMs would run 1.08 ps each (925,926 waves, rounded to 1 ps: 0.93 us), and past 2
+// blocks a picosecond to nothing. Under 1 ns a block is refused; at 1 ns (108,000 blocks:
+// 1,000 waves of 1 ns) it runs.
+TEST(ConfigErrors, ABlockShorterThanANanosecondIsRefused) {
+  const std::string spmd = "  - {name: m, type: spmd, gpu: gpu0, processes: 1, kernel_ns: 1us, blocks: ";
+  EXPECT_EQ(error_of(kBase + spmd + "100000000}\n"),
+            "bad.yaml:11: apps[1].blocks: 100000000 blocks of a 1000 ns kernel on gpu0's 108 SMs run 1.08 ps a block: "
+            "under the 1 ns the model times a block to within 0.05 % (it keeps whole picoseconds); use fewer blocks "
+            "or a longer kernel");
+  EXPECT_EQ(error_of(kBase + spmd + "108000}\n"), "");
+  EXPECT_NE(error_of(kBase + spmd + "108001}\n"), "");  // 1,001 waves: 0.999 ns
+}
+
 TEST(ConfigErrors, AnOverrideIsCheckedLikeTheFile) {
   try {
     load_scenario_text(kBase, {"apps.0.count=-1"}, "bad.yaml");

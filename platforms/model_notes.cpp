@@ -65,6 +65,34 @@ std::set<int> pushed_from(const Scenario& s, const AppCfg& a) {
 
 }  // namespace
 
+// An spmd app without a sharing layer pays T_init and T_ctx_switch as delays of its own
+// processes (seed 004 Eq. 1): another app on the same GPU runs its copies and kernels
+// meanwhile, where a GPU switching contexts runs one at a time. Noted with every app there.
+void context_switches_beside_others(const Scenario& s, std::vector<FidelityNote>& notes) {
+  const std::vector<AppCfg>& apps = s.config.apps;
+  for (std::size_t k = 0; k < apps.size(); ++k) {
+    const auto* m = std::get_if<SpmdParams>(&apps[k].params);
+    if (!m || m->streams || (m->init_ns <= 0 && m->ctx_switch_ns <= 0)) continue;
+    const int gpu = gpu_node(s, m->gpu);
+    std::vector<uint32_t> flows;
+    std::string others;
+    for (std::size_t o = 0; o < apps.size(); ++o) {
+      const bool here = o == k || gpu_node(s, app_gpu(apps[o].params)) == gpu;
+      if (!here) continue;
+      flows.push_back(static_cast<uint32_t>(o + 1));
+      if (o != k) others += (others.empty() ? "" : ", ") + apps[o].name;
+    }
+    if (others.empty()) continue;
+    const std::string name = s.config.platform.nodes[static_cast<std::size_t>(gpu)].name;
+    notes.push_back({name, "spmd app " + apps[k].name + "'s init_ns / ctx_switch_ns beside other apps on " + name +
+                               " (" + others + ")",
+                     "T_init and T_ctx_switch delay only its own processes (seed 004 Eq. 1): the other apps' copies "
+                     "and kernels run on the GPU meanwhile, where a GPU switching contexts runs one context at a "
+                     "time (theirs would wait, and switch too); their times and its are shorter than such a GPU's",
+                     flows});
+  }
+}
+
 std::string batch_submit_setting(const Scenario& s, const BatchParams& b) {
   std::set<std::string> gpus;
   for (const auto& batch : b.batches)
@@ -81,6 +109,7 @@ std::vector<FidelityNote> model_notes(const Scenario& s) {
   const PlatformCfg& pf = s.config.platform;
   std::vector<FidelityNote> notes;
   cross_domain_peers(s, notes);
+  context_switches_beside_others(s, notes);
   // Seed 002's predictor has no submission cost: its timelines (results.json batch.predicted_*,
   // the schedule Algorithm 1 issues copies by, `pcie-arbsim predict`) leave copy_submit_ns out.
   for (std::size_t k = 0; k < s.config.apps.size(); ++k)

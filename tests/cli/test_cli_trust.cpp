@@ -489,3 +489,34 @@ TEST_F(Cli, AnAppsTcAPolicyReplacesIsNamed) {
   ASSERT_EQ(run({"run", cfg, "--out", "static"}).code, 0);
   EXPECT_EQ(slurp(dir_ / "static" / "sim.log").find("own tc"), std::string::npos);
 }
+
+// An spmd app's T_init and T_ctx_switch (sharing none) delay only its own processes: a
+// copy_exec on the same GPU ran its kernel from 10.5 to 40.5 us, inside the spmd's 20 us
+// T_init, with nothing said. Named, with both apps; alone on its GPU, nothing.
+TEST_F(Cli, ContextSwitchesBesideAnotherAppAreNamed) {
+  const std::string spmd = "  - {name: s, type: spmd, gpu: gpu0, processes: 2, kernel_ns: 50us, init_ns: 20us, "
+                           "ctx_switch_ns: 10us}\n";
+  const std::string other = "  - {name: c, type: copy_exec, gpu: gpu0, h2d_bytes: 100KB, kernel_ns: 30us, iterations: 1}\n";
+  for (const char* fidelity : {"packet", "flow"}) {
+    ASSERT_EQ(run({"run", write("two.yaml", small_config(spmd + other)), "--fidelity", fidelity, "--out", fidelity}).code, 0);
+    const json notes = json::parse(slurp(dir_ / fidelity / "results.json"))["fidelity_notes"];
+    ASSERT_EQ(notes.size(), 1u) << notes.dump();
+    EXPECT_EQ(notes[0]["where"], "gpu0");
+    EXPECT_EQ(notes[0]["apps"], json::array({"s", "c"}));
+  }
+  ASSERT_EQ(run({"run", write("one.yaml", small_config(spmd + "  - {name: c, type: copy_exec, gpu: gpu1, h2d_bytes: "
+                                                         "100KB, kernel_ns: 30us, iterations: 1}\n")),
+                 "--out", "apart"}).code, 0);
+  EXPECT_TRUE(json::parse(slurp(dir_ / "apart" / "results.json"))["fidelity_notes"].empty());
+}
+
+// A job with no copy in starts with its kernel: first_issue_ns read 0.0 (a placeholder) for a
+// kernel-only periodic task started at 10 us. Jobs released at 10 and 30 us, 5 us kernels.
+TEST_F(Cli, AKernelOnlyTaskIssuesWhenItsFirstKernelStarts) {
+  const std::string cfg = write("k.yaml", small_config("  - {name: k, type: periodic, gpu: gpu0, period_ns: 20us, "
+                                                       "kernel_ns: 5us, count: 2, start_ns: 10us}\n"));
+  ASSERT_EQ(run({"run", cfg, "--out", "o"}).code, 0);
+  const json a = json::parse(slurp(dir_ / "o" / "results.json"))["apps"][0];
+  EXPECT_DOUBLE_EQ(a["first_issue_ns"].get<double>(), 10000.0);
+  EXPECT_DOUBLE_EQ(a["last_done_ns"].get<double>(), 35000.0);
+}

@@ -175,6 +175,24 @@ double transit_ns(const Network& n, const std::vector<int>& path, TlpType t, uin
   return 0;  // an empty path
 }
 
+// A write has at most its own TLPs in flight: where they are fewer than a receiver's posted
+// credits on its path hold, it cannot fill that queue (arbitrated_rates.cpp, back_up(); a
+// read's tag window is its window the same way). A 4-TLP push to a Gen1 x1 GPU behind 128
+// credits held a 64 KiB push beside it to the slow GPU's pace in the fluid (9,786 ns against
+// the packet model's 5,272), and a small peer write a D2H 16x. Left unbounded where no
+// receiver on its path holds more than it has (the same decisions: it fills them all), so
+// copies of any larger size keep one spec (rate_memo.h).
+static void limit_write_window(const Network& n, const FabricParams& p, const TransferSpec& t, TransferPlan& plan) {
+  const double tlps = static_cast<double>(data_tlps(p, false, t.bytes));
+  double most = 0;
+  for (int e : plan.data_path) {
+    const double room = n.edge(e).credit_tlps[static_cast<std::size_t>(CreditClass::Posted)];
+    if (room != kUnbounded) most = std::max(most, room);
+  }
+  if (tlps >= most) return;
+  for (Hop& h : plan.flow.path) h.window = tlps;
+}
+
 TransferPlan plan_transfer(const Network& n, const FabricParams& p, const TransferSpec& t) {
   TransferPlan plan;
   plan.data_type = t.read ? TlpType::CplD : TlpType::MWr;
@@ -194,6 +212,7 @@ TransferPlan plan_transfer(const Network& n, const FabricParams& p, const Transf
   }
   const double first = transit_ns(n, plan.data_path, plan.data_type, static_cast<uint32_t>(plan.first_bytes));
   if (!t.read) {
+    limit_write_window(n, p, t, plan);
     plan.latency_ns = first;
     find_credit_loops(n, tlp, plan.data_type, plan);
     return plan;

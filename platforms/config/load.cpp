@@ -216,6 +216,27 @@ void resolve_workloads(YAML::Node root, const std::string& base_dir, const std::
   }
 }
 
+// RTL arbiters run in the packet fidelity's egress ports; the flow fidelity has none (it
+// divides links as fluid shares), so `rtl` there co-simulated nothing and said nothing.
+// Refused, named where it was written (a link's, a node's, the platform's).
+void check_rtl_needs_packets(const Config& cfg) {
+  if (cfg.sim.fidelity != Fidelity::Flow) return;
+  const auto rtl = [](const std::optional<ArbitrationCfg>& a) {
+    return a && (a->vc.impl == "rtl" || a->port.impl == "rtl");
+  };
+  const std::string why = "rtl arbiters run in the packet fidelity's egress ports; the flow fidelity has none to "
+                          "co-simulate (run with --fidelity packet, or arbiter_impl cpp)";
+  const PlatformCfg& pf = cfg.platform;
+  if (pf.arbiter_impl == "rtl") pf.origin.fail("arbiter_impl", why);  // every arbiter's default
+  for (const LinkCfg& l : pf.links) {
+    if (rtl(l.arb_up)) l.origin.fail("arbitration_up", why);
+    if (rtl(l.arb_down)) l.origin.fail("arbitration_down", why);
+  }
+  for (const NodeCfg& n : pf.nodes)
+    if (rtl(n.arbitration)) n.origin.fail("arbitration", why);
+  if (rtl(std::optional<ArbitrationCfg>(pf.arbitration))) pf.origin.fail("arbitration", why);
+}
+
 // A periodic app's SM or PCIe share is the controller's to set when it acts on that share: a
 // fixed one too would be silently overridden.
 void check_sm_shares(const Reader& top, const Config& cfg) {
@@ -250,6 +271,7 @@ Config parse_config(const std::string& text, const std::string& path, const std:
   cfg.driver_origin = top.map("driver").origin();
   cfg.apps = parse_apps(top, cfg.platform);
   check_sm_shares(top, cfg);
+  check_rtl_needs_packets(cfg);
   cfg.effective = root;
   return cfg;
 }

@@ -155,4 +155,18 @@ TEST_F(Equivalence, BadImplementationIsBadInput) {
   EXPECT_NE(err_.find("at most 256 wrr phases"), std::string::npos) << err_;
 }
 
+// The flow fidelity has no egress ports to run RTL arbiters in: --arbiter-impl rtl (or an
+// arbiter's `impl: rtl`) with it exited 0 and co-simulated nothing, said nowhere.
+TEST_F(Equivalence, RtlArbitersInTheFlowFidelityAreRefused) {
+  EXPECT_EQ(run({"run", kSrc + "/configs/default.yaml", "--out", "o", "--fidelity", "flow", "--arbiter-impl", "rtl"}), 2);
+  EXPECT_NE(err_.find("platform.arbiter_impl: rtl arbiters run in the packet fidelity's egress ports"),
+            std::string::npos)
+      << err_;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+  EXPECT_EQ(run({"validate", kSrc + "/configs/default.yaml", "--fidelity", "flow", "-s",
+                 "platform.nodes.sw0.arbitration.vc_arbiter={type: rr, impl: rtl}"}),
+            2);
+  EXPECT_NE(err_.find("platform.nodes[1].arbitration: rtl arbiters run in the packet"), std::string::npos) << err_;
+}
+
 }  // namespace

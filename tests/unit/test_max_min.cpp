@@ -273,6 +273,14 @@ TEST(FlowNetwork, CreditsThatBindACopyAloneAreFound) {
   EXPECT_DOUBLE_EQ(credit_loop_cap(one_link(1), 0, 0, TlpType::MWr, 256, 256), 256 / 290.0);
   // Infinite credits: no loop.
   EXPECT_TRUE(plan_transfer(one_link(kUnbounded), FabricParams{}, t).credit_loops.empty());
+  // A copy of no more TLPs than the window sends them all at once: no loop. A window of 2
+  // (2 x 256 / 290 = 1.766 B/ns, under the link's 1.829) binds a copy of 3 TLPs, not of 2.
+  t.bytes = 3 * 256;
+  EXPECT_EQ(plan_transfer(one_link(2), FabricParams{}, t).credit_loops.size(), 1u);
+  t.bytes = 2 * 256;
+  EXPECT_TRUE(plan_transfer(one_link(2), FabricParams{}, t).credit_loops.empty());
+  t.bytes = 256;
+  EXPECT_TRUE(plan_transfer(one_link(1), FabricParams{}, t).credit_loops.empty());
 }
 
 }  // namespace

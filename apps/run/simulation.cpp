@@ -236,8 +236,9 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   log_detections(o.results);
   if (o.results["run_checks"]["tlp_age_exceeded"] == true)
     log()->warn("a TLP was {} ns old, beyond sim.tlp_age_limit_ns ({} ns): starvation (see arbiters[].never_granted "
-                "and max_head_wait_ns) or a stalled port", o.results["run_checks"]["oldest_tlp_ns"].get<double>(),
-                age_limit_ns);
+                "and max_head_wait_ns), a stalled port, or a path whose configured latencies (latency_ns, "
+                "read_latency_ns) add up to that much (then raise the limit)",
+                o.results["run_checks"]["oldest_tlp_ns"].get<double>(), age_limit_ns);
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
   return o;
 }

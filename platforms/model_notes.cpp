@@ -1,4 +1,5 @@
 #include "platforms/model_notes.h"
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -44,13 +45,14 @@ void cross_domain_peers(const Scenario& s, std::vector<FidelityNote>& notes) {
   }
 }
 
-// The root complexes (nodes) whose DMA engines push app `a`'s H2D copies from their memory:
-// its `host`'s, or its GPU's socket's, for each H2D copy to a GPU with h2d_mode: push.
-std::set<int> pushed_from(const Scenario& s, const AppCfg& a) {
+// The root complexes (nodes) from whose memory app `a`'s H2D copies come with GPUs of
+// h2d_mode `mode`: its `host`'s, or its GPU's socket's (push: the root complex's DMA engines
+// read it inside; read: the GPU's reads cross its memory port).
+std::set<int> h2d_from(const Scenario& s, const AppCfg& a, H2dMode mode) {
   std::set<int> rcs;
   auto add = [&](const std::string& gpu, int host_rc, bool h2d) {
     const int g = gpu_node(s, gpu);
-    if (!h2d || s.config.platform.nodes[static_cast<std::size_t>(g)].gpu.h2d_mode != H2dMode::HostPush) return;
+    if (!h2d || s.config.platform.nodes[static_cast<std::size_t>(g)].gpu.h2d_mode != mode) return;
     rcs.insert(host_rc >= 0 ? s.topo.rcs.at(static_cast<std::size_t>(host_rc)) : s.topo.host_of.at(static_cast<std::size_t>(g)));
   };
   if (const auto* c = std::get_if<CopyExecParams>(&a.params)) add(c->gpu, c->host_rc, c->h2d_bytes > 0);
@@ -93,6 +95,68 @@ void context_switches_beside_others(const Scenario& s, std::vector<FidelityNote>
   }
 }
 
+// A root complex's memory port has a VC per TC (models/pcie/root_complex.h): a GPU's reads
+// there come back on the VC of their TC, and where two TCs then leave the root complex on one
+// VC, the higher ingress VC goes first (models/pcie/egress_port.cpp, collect(); the flow mode
+// divides the same way): strict by TC whatever the arbiters (TC1 and TC3 onto a link of 2
+// VCs: one copy at its time alone, the other after it, under `static` and `rr` alike). Noted
+// once per root complex egress where the TCs of two apps reading that memory meet (under a
+// policy, which chooses TCs itself: any two such apps).
+// The node right below root complex `rc` on the way up from app `a`'s GPU ("" if none).
+std::string below(const Scenario& s, const AppCfg& a, const std::string& rc) {
+  const PlatformCfg& pf = s.config.platform;
+  std::string at = pf.nodes[static_cast<std::size_t>(gpu_node(s, app_gpu(a.params)))].name;
+  for (std::size_t hops = 0; hops <= pf.links.size(); ++hops) {
+    const auto up = std::find_if(pf.links.begin(), pf.links.end(), [&](const LinkCfg& l) { return l.down == at; });
+    if (up == pf.links.end()) return "";
+    if (up->up == rc) return at;
+    at = up->up;
+  }
+  return "";
+}
+
+void memory_reads_share_a_vc(const Scenario& s, std::vector<FidelityNote>& notes) {
+  const bool any_tc = s.config.driver.policy != PolicyKind::Static;
+  for (const int rc : s.topo.rcs) {
+    std::vector<std::size_t> readers;
+    for (std::size_t k = 0; k < s.config.apps.size(); ++k)
+      if (h2d_from(s, s.config.apps[k], H2dMode::DeviceRead).count(rc)) readers.push_back(k);
+    if (readers.size() < 2) continue;
+    const std::string& name = s.config.platform.nodes[static_cast<std::size_t>(rc)].name;
+    for (const LinkDir& out : s.walk) {
+      if (out.from != name || out.link_index < 0) continue;
+      const auto& m = out.egress.tc_to_vc;
+      std::vector<uint32_t> flows;
+      std::set<int> tcs;
+      for (std::size_t i = 0; i < readers.size(); ++i)
+        for (std::size_t j = i + 1; j < readers.size(); ++j) {
+          if (below(s, s.config.apps[readers[i]], name) != out.to || below(s, s.config.apps[readers[j]], name) != out.to)
+            continue;  // they do not meet at this egress
+          const int a = s.config.apps[readers[i]].timing.tc, b = s.config.apps[readers[j]].timing.tc;
+          if (!any_tc && (a == b || m[static_cast<std::size_t>(a)] != m[static_cast<std::size_t>(b)])) continue;
+          flows.push_back(static_cast<uint32_t>(readers[i] + 1));
+          flows.push_back(static_cast<uint32_t>(readers[j] + 1));
+          tcs.insert({a, b});
+        }
+      if (flows.empty() || (any_tc && out.egress.vcs >= kNumTcs)) continue;
+      std::sort(flows.begin(), flows.end());
+      flows.erase(std::unique(flows.begin(), flows.end()), flows.end());
+      std::string which;
+      for (const int tc : tcs) which += (which.empty() ? "TC" : ", TC") + std::to_string(tc);
+      notes.push_back({out.arrow_name(),
+                       (any_tc ? std::string("the TCs a policy gives reads from ") + name + "'s memory"
+                               : which + ", read from " + name + "'s memory,") +
+                           " share a VC of " + std::to_string(out.egress.vcs),
+                       "the memory port returns each TC on its own VC, and within a shared VC the higher goes "
+                       "first (strict by TC) whatever the VC and port arbiters, in both fidelities "
+                       "(docs/architecture.md, \"Behind one requester\"); with 8 VCs on the link (TC n -> VC n) the "
+                       "arbiters decide",
+                       flows});
+      break;
+    }
+  }
+}
+
 std::string batch_submit_setting(const Scenario& s, const BatchParams& b) {
   std::set<std::string> gpus;
   for (const auto& batch : b.batches)
@@ -110,6 +174,7 @@ std::vector<FidelityNote> model_notes(const Scenario& s) {
   std::vector<FidelityNote> notes;
   cross_domain_peers(s, notes);
   context_switches_beside_others(s, notes);
+  memory_reads_share_a_vc(s, notes);
   // Seed 002's predictor has no submission cost: its timelines (results.json batch.predicted_*,
   // the schedule Algorithm 1 issues copies by, `pcie-arbsim predict`) leave copy_submit_ns out.
   for (std::size_t k = 0; k < s.config.apps.size(); ++k)
@@ -134,7 +199,7 @@ std::vector<FidelityNote> model_notes(const Scenario& s) {
                      "GPUs and devices, do); set h2d_mode: read for a memory-bound host",
                      {}});
     for (std::size_t k = 0; k < s.config.apps.size(); ++k)  // flow ids are app index + 1
-      if (pushed_from(s, s.config.apps[k]).count(rc)) notes.back().flows.push_back(static_cast<uint32_t>(k + 1));
+      if (h2d_from(s, s.config.apps[k], H2dMode::HostPush).count(rc)) notes.back().flows.push_back(static_cast<uint32_t>(k + 1));
   }
   return notes;
 }

@@ -157,6 +157,48 @@ void memory_reads_share_a_vc(const Scenario& s, std::vector<FidelityNote>& notes
   }
 }
 
+// Whether app `a` sends posted writes as GPU ordinal 0's requests: D2H and peer copies from
+// it, or H2D copies pushed to it.
+bool gpu0_posts(const Scenario& s, const AppCfg& a) {
+  const auto first = [&](const std::string& gpu) { return s.units.at(static_cast<std::size_t>(s.unit_of(gpu))).gpu == 0; };
+  const auto pushed = [&](const std::string& gpu) {
+    return s.config.platform.nodes[static_cast<std::size_t>(gpu_node(s, gpu))].gpu.h2d_mode == H2dMode::HostPush;
+  };
+  const auto posts = [&](const std::string& gpu, CopyDir d, bool any) {
+    return any && first(gpu) && (d != CopyDir::H2D || pushed(gpu));
+  };
+  if (const auto* c = std::get_if<CopyExecParams>(&a.params))
+    return posts(c->gpu, CopyDir::D2H, c->d2h_bytes > 0) || posts(c->gpu, CopyDir::H2D, c->h2d_bytes > 0);
+  if (const auto* st = std::get_if<StreamParams>(&a.params)) return posts(st->gpu, st->direction, true);
+  if (const auto* m = std::get_if<SpmdParams>(&a.params))
+    return posts(m->gpu, CopyDir::D2H, m->d2h_bytes > 0) || posts(m->gpu, CopyDir::H2D, m->h2d_bytes > 0);
+  if (const auto* p = std::get_if<PeriodicParams>(&a.params))
+    return posts(p->gpu, CopyDir::D2H, p->d2h_bytes > 0) || posts(p->gpu, CopyDir::H2D, p->h2d_bytes > 0);
+  if (const auto* b = std::get_if<BatchParams>(&a.params))
+    for (const auto& batch : b->batches)
+      for (const BatchStreamCfg& st : batch)
+        if (posts(st.gpu, st.direction, true)) return true;
+  return false;
+}
+
+// Seed 000's ranking policies give GPU0's requests TC0, which PCIe ties to VC0 (the lowest
+// under their strict arbiters): its posted writes cannot be raised, so a smallest-first copy
+// pushed to gpu0 waited behind a larger one (181.7 against 20.3 us; docs/host-policies.md
+// said so in prose, the run did not).
+void gpu0_writes_stay_lowest(const Scenario& s, std::vector<FidelityNote>& notes) {
+  const PolicyKind p = s.config.driver.policy;
+  if (p != PolicyKind::SmallestFirst && p != PolicyKind::LargestFirst && p != PolicyKind::DeadlineAware) return;
+  std::vector<uint32_t> flows;
+  for (std::size_t k = 0; k < s.config.apps.size(); ++k)
+    if (gpu0_posts(s, s.config.apps[k])) flows.push_back(static_cast<uint32_t>(k + 1));
+  if (flows.empty() || s.config.apps.size() < 2) return;
+  notes.push_back({"driver", std::string("policy ") + to_string(p) + " with posted writes of GPU 0 (D2H, peer, or pushed H2D)",
+                   "seed 000 Eq. 1 gives GPU 0's requests TC0, which PCIe ties to VC0, the lowest under the policy's "
+                   "strict arbiters: those writes stay last whatever the ranking says (docs/host-policies.md); put "
+                   "the tenant on another GPU, or use h2d_mode: read for its copies in",
+                   flows});
+}
+
 std::string batch_submit_setting(const Scenario& s, const BatchParams& b) {
   std::set<std::string> gpus;
   for (const auto& batch : b.batches)
@@ -175,6 +217,7 @@ std::vector<FidelityNote> model_notes(const Scenario& s) {
   cross_domain_peers(s, notes);
   context_switches_beside_others(s, notes);
   memory_reads_share_a_vc(s, notes);
+  gpu0_writes_stay_lowest(s, notes);
   // Seed 002's predictor has no submission cost: its timelines (results.json batch.predicted_*,
   // the schedule Algorithm 1 issues copies by, `pcie-arbsim predict`) leave copy_submit_ns out.
   for (std::size_t k = 0; k < s.config.apps.size(); ++k)

@@ -541,3 +541,22 @@ TEST_F(Cli, ReadsWhoseTcsShareARootPortVcAreNamed) {
   EXPECT_TRUE(notes("gpu2", "8", "eight").empty());
   EXPECT_TRUE(notes("gpu0", "2", "apart").empty());
 }
+
+// Seed 000's ranking policies give GPU 0's requests TC0, tied to VC0: a 256 KiB copy pushed
+// to gpu0 under priority_s ended after a 2 MiB one to gpu1 (smallest first, inverted),
+// with nothing in the run. Named, with the app; not under rr, nor for a tenant on gpu1.
+TEST_F(Cli, GpuZerosWritesAPolicyCannotRaiseAreNamed) {
+  const auto notes = [&](const std::string& small_gpu, const std::string& policy, const std::string& out) {
+    const std::string cfg = write(out + ".yaml", small_config(
+        "  - {name: small, type: stream, gpu: " + small_gpu + ", size: {fixed: 64KiB}, count: 1}\n"
+        "  - {name: large, type: stream, gpu: gpu3, size: {fixed: 256KiB}, count: 1}\n"));
+    EXPECT_EQ(run({"run", cfg, "-s", "platform.h2d_mode=push", "-s", "driver.policy=" + policy, "--out", out}).code, 0);
+    return json::parse(slurp(dir_ / out / "results.json"))["fidelity_notes"];
+  };
+  const json named = notes("gpu0", "priority_s", "ps");
+  ASSERT_EQ(named.size(), 1u) << named.dump();
+  EXPECT_EQ(named[0]["where"], "driver");
+  EXPECT_EQ(named[0]["apps"], json::array({"small"}));
+  EXPECT_TRUE(notes("gpu0", "rr", "rr").empty());
+  EXPECT_TRUE(notes("gpu1", "priority_s", "other").empty());
+}

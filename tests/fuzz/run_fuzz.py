@@ -197,6 +197,9 @@ def make_config(rng):
         spmd = {"name": "spmd", "type": "spmd", "gpu": gpu, "processes": side.randint(1, 6),
                "h2d_bytes": side.choice([0, 4096, 300000]), "d2h_bytes": side.choice([0, 4096, 65536]),
                "kernel_ns": side.choice([1000, 50000]), "blocks": side.choice([0, 1, 4, 5000])}
+        # A block under 1 ns is refused (kernel_ns / waves): at most kernel_ns waves on its SMs.
+        sms = next(n.get("sms", 108) for n in p["nodes"] if n["name"] == gpu)
+        spmd["blocks"] = min(spmd["blocks"], spmd["kernel_ns"] * sms)
         if side.random() < 0.6:
             spmd.update(sharing="streams", order=side.choice(["ps1", "ps2"]),
                        queues=side.choice(["single", "per_stream"]))

@@ -45,27 +45,42 @@ void cross_domain_peers(const Scenario& s, std::vector<FidelityNote>& notes) {
   }
 }
 
+// Each kind of copy app `a` makes, once: its GPU, the root complex ordinal of its `host`
+// (-1: the GPU's socket) and its direction (batch apps: every stream of every batch).
+template <typename Fn>
+void for_each_copy(const AppCfg& a, Fn&& fn) {
+  if (const auto* c = std::get_if<CopyExecParams>(&a.params)) {
+    if (c->h2d_bytes > 0) fn(c->gpu, c->host_rc, CopyDir::H2D);
+    if (c->d2h_bytes > 0) fn(c->gpu, c->host_rc, CopyDir::D2H);
+  }
+  if (const auto* st = std::get_if<StreamParams>(&a.params)) fn(st->gpu, st->host_rc, st->direction);
+  const auto job = [&](const GpuJob& j, const std::string& gpu, int host_rc) {
+    if (j.h2d_bytes > 0) fn(gpu, host_rc, CopyDir::H2D);
+    if (j.d2h_bytes > 0) fn(gpu, host_rc, CopyDir::D2H);
+  };
+  if (const auto* m = std::get_if<SpmdParams>(&a.params)) job(*m, m->gpu, m->host_rc);
+  if (const auto* p = std::get_if<PeriodicParams>(&a.params)) job(*p, p->gpu, p->host_rc);
+  if (const auto* b = std::get_if<BatchParams>(&a.params))
+    for (const auto& batch : b->batches)
+      for (const BatchStreamCfg& st : batch) fn(st.gpu, st.host_rc, st.direction);
+}
+
+H2dMode h2d_mode(const Scenario& s, const std::string& gpu) {
+  return s.config.platform.nodes[static_cast<std::size_t>(gpu_node(s, gpu))].gpu.h2d_mode;
+}
+
 // The root complexes (nodes) from whose memory app `a`'s H2D copies come with GPUs of
 // h2d_mode `mode`: its `host`'s, or its GPU's socket's (push: the root complex's DMA engines
 // read it inside; read: the GPU's reads cross its memory port).
 std::set<int> h2d_from(const Scenario& s, const AppCfg& a, H2dMode mode) {
   std::set<int> rcs;
-  auto add = [&](const std::string& gpu, int host_rc, bool h2d) {
-    const int g = gpu_node(s, gpu);
-    if (!h2d || s.config.platform.nodes[static_cast<std::size_t>(g)].gpu.h2d_mode != mode) return;
-    rcs.insert(host_rc >= 0 ? s.topo.rcs.at(static_cast<std::size_t>(host_rc)) : s.topo.host_of.at(static_cast<std::size_t>(g)));
-  };
-  if (const auto* c = std::get_if<CopyExecParams>(&a.params)) add(c->gpu, c->host_rc, c->h2d_bytes > 0);
-  if (const auto* st = std::get_if<StreamParams>(&a.params)) add(st->gpu, st->host_rc, st->direction == CopyDir::H2D);
-  if (const auto* m = std::get_if<SpmdParams>(&a.params)) add(m->gpu, m->host_rc, m->h2d_bytes > 0);
-  if (const auto* p = std::get_if<PeriodicParams>(&a.params)) add(p->gpu, p->host_rc, p->h2d_bytes > 0);
-  if (const auto* b = std::get_if<BatchParams>(&a.params))
-    for (const auto& batch : b->batches)
-      for (const BatchStreamCfg& st : batch) add(st.gpu, st.host_rc, st.direction == CopyDir::H2D);
+  for_each_copy(a, [&](const std::string& gpu, int host_rc, CopyDir dir) {
+    if (dir != CopyDir::H2D || h2d_mode(s, gpu) != mode) return;
+    rcs.insert(host_rc >= 0 ? s.topo.rcs.at(static_cast<std::size_t>(host_rc))
+                            : s.topo.host_of.at(static_cast<std::size_t>(gpu_node(s, gpu))));
+  });
   return rcs;
 }
-
-}  // namespace
 
 // An spmd app without a sharing layer pays T_init and T_ctx_switch as delays of its own
 // processes (seed 004 Eq. 1): another app on the same GPU runs its copies and kernels
@@ -95,6 +110,12 @@ void context_switches_beside_others(const Scenario& s, std::vector<FidelityNote>
   }
 }
 
+// Whether app `a`'s GPU is in the subtree of node `n`.
+bool under(const Scenario& s, const AppCfg& a, int n) {
+  const int e = s.topo.endpoint_of_node.at(static_cast<std::size_t>(gpu_node(s, app_gpu(a.params))));
+  return e >= s.topo.subtree_begin.at(static_cast<std::size_t>(n)) && e < s.topo.subtree_end.at(static_cast<std::size_t>(n));
+}
+
 // A root complex's memory port has a VC per TC (models/pcie/root_complex.h): a GPU's reads
 // there come back on the VC of their TC, and where two TCs then leave the root complex on one
 // VC, the higher ingress VC goes first (models/pcie/egress_port.cpp, collect(); the flow mode
@@ -102,19 +123,6 @@ void context_switches_beside_others(const Scenario& s, std::vector<FidelityNote>
 // VCs: one copy at its time alone, the other after it, under `static` and `rr` alike). Noted
 // once per root complex egress where the TCs of two apps reading that memory meet (under a
 // policy, which chooses TCs itself: any two such apps).
-// The node right below root complex `rc` on the way up from app `a`'s GPU ("" if none).
-std::string below(const Scenario& s, const AppCfg& a, const std::string& rc) {
-  const PlatformCfg& pf = s.config.platform;
-  std::string at = pf.nodes[static_cast<std::size_t>(gpu_node(s, app_gpu(a.params)))].name;
-  for (std::size_t hops = 0; hops <= pf.links.size(); ++hops) {
-    const auto up = std::find_if(pf.links.begin(), pf.links.end(), [&](const LinkCfg& l) { return l.down == at; });
-    if (up == pf.links.end()) return "";
-    if (up->up == rc) return at;
-    at = up->up;
-  }
-  return "";
-}
-
 void memory_reads_share_a_vc(const Scenario& s, std::vector<FidelityNote>& notes) {
   const bool any_tc = s.config.driver.policy != PolicyKind::Static;
   for (const int rc : s.topo.rcs) {
@@ -124,13 +132,14 @@ void memory_reads_share_a_vc(const Scenario& s, std::vector<FidelityNote>& notes
     if (readers.size() < 2) continue;
     const std::string& name = s.config.platform.nodes[static_cast<std::size_t>(rc)].name;
     for (const LinkDir& out : s.walk) {
-      if (out.from != name || out.link_index < 0) continue;
+      if (out.from != name || out.link_index < 0 || out.upward) continue;  // its root ports, down
+      const int to = node_index(s.config.platform, out.to);
       const auto& m = out.egress.tc_to_vc;
       std::vector<uint32_t> flows;
       std::set<int> tcs;
       for (std::size_t i = 0; i < readers.size(); ++i)
         for (std::size_t j = i + 1; j < readers.size(); ++j) {
-          if (below(s, s.config.apps[readers[i]], name) != out.to || below(s, s.config.apps[readers[j]], name) != out.to)
+          if (!under(s, s.config.apps[readers[i]], to) || !under(s, s.config.apps[readers[j]], to))
             continue;  // they do not meet at this egress
           const int a = s.config.apps[readers[i]].timing.tc, b = s.config.apps[readers[j]].timing.tc;
           if (!any_tc && (a == b || m[static_cast<std::size_t>(a)] != m[static_cast<std::size_t>(b)])) continue;
@@ -160,25 +169,12 @@ void memory_reads_share_a_vc(const Scenario& s, std::vector<FidelityNote>& notes
 // Whether app `a` sends posted writes as GPU ordinal 0's requests: D2H and peer copies from
 // it, or H2D copies pushed to it.
 bool gpu0_posts(const Scenario& s, const AppCfg& a) {
-  const auto first = [&](const std::string& gpu) { return s.units.at(static_cast<std::size_t>(s.unit_of(gpu))).gpu == 0; };
-  const auto pushed = [&](const std::string& gpu) {
-    return s.config.platform.nodes[static_cast<std::size_t>(gpu_node(s, gpu))].gpu.h2d_mode == H2dMode::HostPush;
-  };
-  const auto posts = [&](const std::string& gpu, CopyDir d, bool any) {
-    return any && first(gpu) && (d != CopyDir::H2D || pushed(gpu));
-  };
-  if (const auto* c = std::get_if<CopyExecParams>(&a.params))
-    return posts(c->gpu, CopyDir::D2H, c->d2h_bytes > 0) || posts(c->gpu, CopyDir::H2D, c->h2d_bytes > 0);
-  if (const auto* st = std::get_if<StreamParams>(&a.params)) return posts(st->gpu, st->direction, true);
-  if (const auto* m = std::get_if<SpmdParams>(&a.params))
-    return posts(m->gpu, CopyDir::D2H, m->d2h_bytes > 0) || posts(m->gpu, CopyDir::H2D, m->h2d_bytes > 0);
-  if (const auto* p = std::get_if<PeriodicParams>(&a.params))
-    return posts(p->gpu, CopyDir::D2H, p->d2h_bytes > 0) || posts(p->gpu, CopyDir::H2D, p->h2d_bytes > 0);
-  if (const auto* b = std::get_if<BatchParams>(&a.params))
-    for (const auto& batch : b->batches)
-      for (const BatchStreamCfg& st : batch)
-        if (posts(st.gpu, st.direction, true)) return true;
-  return false;
+  bool posts = false;
+  for_each_copy(a, [&](const std::string& gpu, int, CopyDir dir) {
+    const bool first = s.units.at(static_cast<std::size_t>(s.unit_of(gpu))).gpu == 0;
+    posts = posts || (first && (dir != CopyDir::H2D || h2d_mode(s, gpu) == H2dMode::HostPush));
+  });
+  return posts;
 }
 
 // Seed 000's ranking policies give GPU0's requests TC0, which PCIe ties to VC0 (the lowest
@@ -199,13 +195,17 @@ void gpu0_writes_stay_lowest(const Scenario& s, std::vector<FidelityNote>& notes
                    flows});
 }
 
+}  // namespace
+
 std::string batch_submit_setting(const Scenario& s, const BatchParams& b) {
   std::set<std::string> gpus;
   for (const auto& batch : b.batches)
     for (const BatchStreamCfg& st : batch)
-      for (const std::string* g : {&st.gpu, &st.peer})
-        if (!g->empty() && s.config.platform.nodes[static_cast<std::size_t>(gpu_node(s, *g))].gpu.copy_submit_ns > 0)
-          gpus.insert(s.config.platform.nodes[static_cast<std::size_t>(gpu_node(s, *g))].name);
+      for (const std::string* g : {&st.gpu, &st.peer}) {
+        if (g->empty()) continue;
+        const NodeCfg& n = s.config.platform.nodes[static_cast<std::size_t>(gpu_node(s, *g))];
+        if (n.gpu.copy_submit_ns > 0) gpus.insert(n.name);
+      }
   std::string out;
   for (const std::string& g : gpus) out += (out.empty() ? "" : ", ") + g;
   return out.empty() ? "" : "copy_submit_ns > 0 on " + out;

@@ -109,6 +109,15 @@ void FlowLevelFabric::finish() {
     notes_.push_back({names_.at(static_cast<std::size_t>(in)), setting(what, names_.at(static_cast<std::size_t>(out))),
                       effect(what) + when, {seen.owners.begin(), seen.owners.end()}});
   }
+  for (const auto& [edge, r] : fabric_->watch().remaps())
+    notes_.push_back({names_.at(static_cast<std::size_t>(edge)), "a TC/VC remap moving the TC of a copy queued at this saturated link",
+                      "remap drain not modelled: the fluid moves the TC to its new VC at once, where the packet model "
+                      "first drains its TLPs queued on the old VC, and the new VC's receive buffers may still hold "
+                      "TLPs of a TC that left it, which leave at that TC's new place: a raised copy can wait for a "
+                      "demoted one's queued TLPs (up to a read's tag window, tags x MRRS bytes) (first at " +
+                          us(r.first_ns) + ", " + std::to_string(r.times) + (r.times == 1 ? " remap" : " remaps") +
+                          "; run with --fidelity packet for the drain)",
+                      {r.owners.begin(), r.owners.end()}});
   // Seed 000's ranking of equal remaining bytes (docs/host-policies.md, "Remaining bytes").
   for (const auto& [pair, t] : ties_)
     notes_.push_back({"driver", "priority ranking tie between " + pair + " (equal remaining bytes)",

@@ -111,6 +111,27 @@ void FidelityWatch::remap() {
   for (auto& [id, w] : flows_) mark(id);
 }
 
+void FidelityWatch::remap(double now_ns, const std::function<bool(int edge, int tc)>& moved) {
+  for (std::size_t e = 0; e < by_edge_.size(); ++e) {
+    const int edge = static_cast<int>(e);
+    // Saturated and shared: a flow alone at its bottleneck builds no queue for another.
+    const std::vector<Crossing>& on = by_edge_[e];
+    if (!held_at(edge) ||
+        std::all_of(on.begin(), on.end(), [&](const Crossing& c) { return c.id == on.front().id; }))
+      continue;
+    Remapped* r = nullptr;
+    for (const Crossing& c : on) {
+      if (!moved(edge, c.watched->flow.tc)) continue;
+      if (!r) {
+        r = &remaps_.try_emplace(edge, Remapped{now_ns, 0, {}}).first->second;
+        ++r->times;
+      }
+      insert_sorted(r->owners, c.owner);
+    }
+  }
+  remap();
+}
+
 void FidelityWatch::mark(int id) { mark(id, flows_.at(id)); }
 
 void FidelityWatch::mark(int id, Watched& w) {

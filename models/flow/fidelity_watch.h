@@ -32,7 +32,13 @@
 // - a credit loop: a receiver's credits that carry less per round trip than the copy could
 //   move alone (few credits, or a long flight: flow_network.h, credit_loop_cap()); the
 //   packet model sends a window and waits for its credits, the fluid moves the copy at its
-//   share of the link (1 MiB over a Gen4 x16 link of 1 us flight: 67.7 us against 41.4).
+//   share of the link (1 MiB over a Gen4 x16 link of 1 us flight: 67.7 us against 41.4);
+// - a remap while queues stand: a TC/VC map change that moves the TC of a flow crossing a
+//   saturated link (some flow held there); the packet model first drains that TC's TLPs
+//   queued on its old VC, and the new VC's receive buffers may still hold TLPs of the TC
+//   that left it, which leave at that TC's new, lower place (seed 000's qos escalating a
+//   read at rc0->sw0: it waited 7.8 us for the demoted read's queued tag window, against the
+//   fluid's at once; remaps() keeps these, apart from the sightings: a remap is an instant).
 //
 // Each sighting is keyed by (what, the link the queue builds behind, the egress that holds
 // the flow back) and keeps when it was first seen and for how long it held in all.
@@ -134,11 +140,21 @@ class FidelityWatch {
   void set_held(int id, const std::vector<int>& edges);
   void set_window_bound(int id, bool bound);
   void remap();  // TC/VC maps changed: every flow is examined again
+  // The same, `moved(edge, tc)` saying which TCs changed VC where: a flow of a moved TC on a
+  // saturated link is kept in remaps() (by edge), before its holds change.
+  void remap(double now_ns, const std::function<bool(int edge, int tc)>& moved);
   // The conditions as they hold from `now_ns` on (those seen before held until now).
   void look(double now_ns);
   void finish(double now_ns);
   const std::map<Key, Sighting>& sightings() const { return seen_; }
   uint64_t examinations() const { return examined_; }  // flows examined so far (its cost)
+  // Remaps while queues stood (remap(now, moved)), by the saturated edge.
+  struct Remapped {
+    double first_ns = 0;
+    int times = 0;
+    std::vector<uint32_t> owners;  // the flows whose TC moved there, ascending
+  };
+  const std::map<int, Remapped>& remaps() const { return remaps_; }
 
  private:
   // A sighting a flow causes, and the flow it concerns besides the one causing it (by id).
@@ -224,6 +240,7 @@ class FidelityWatch {
   std::unordered_map<int, Watched> flows_;
   std::vector<int> dirty_;
   std::map<Key, Sighting> seen_;  // (never erased: a Sighting stays put)
+  std::map<int, Remapped> remaps_;
   const Key* last_key_ = nullptr;  // the sighting concern() found last (the next is most often it)
   Sighting* last_seen_ = nullptr;
   std::map<Key, std::pair<int, double>> active_;  // flows causing it, since when

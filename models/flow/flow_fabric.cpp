@@ -251,12 +251,20 @@ void FlowFabric::set_tc_map(const std::array<uint8_t, kNumTcs>& vc8) {
     for (int tc = 0; tc < kNumTcs; ++tc) m += " " + std::to_string(vc8[tc]);
     return m + " (8 VCs; a link with n uses vc * n / 8)";
   }());
+  std::vector<std::array<uint8_t, kNumTcs>> before;
+  if (watching_)
+    for (const FlowEdgeVcs& v : vcs_) before.push_back(v.tc_to_vc);
   for (std::size_t e = 0; e < vcs_.size(); ++e) {
     vcs_[e].tc_to_vc = scale_map(vc8, vcs_[e].vcs);
     sched_.set_tc_map(now_ns(), static_cast<int>(e), vcs_[e].tc_to_vc);
   }
   sched_.reshare(now_ns());
-  if (watching_) watch_.remap();
+  // Before the rates change: the queues the old map built are what the packet model drains.
+  if (watching_)
+    watch_.remap(now_ns(), [&](int e, int tc) {
+      const auto u = static_cast<std::size_t>(e);
+      return before[u][static_cast<std::size_t>(tc)] != vcs_[u].tc_to_vc[static_cast<std::size_t>(tc)];
+    });
   rates_changed();
 }
 

@@ -265,3 +265,52 @@ TEST(FlowArbitration, AReadHeldToItsTagWindowOnASaturatedLinkIsNamed) {
   EXPECT_NEAR(app(o, "R")["last_done_ns"].get<double>(), 512 * 1405.5, 0.01 * 512 * 1405.5);  // its lone pace
 }
 
+
+// Seed 000's qos on rc0 -> sw0 -> gpu0 / gpu1 (Gen3 x16, 8 VCs): `big` reads 2 MiB to gpu0
+// with a 170 us deadline, `small` 256 KiB to gpu1. Small ranks first (priority_s), so big's
+// completions wait at rc0 while small's tag window (256 x 512 B) queues there on VC7. Once
+// Eq. 3 predicts big late the driver swaps the two TCs' VCs: the fluid moves big's TC to the
+// top at once; the packet model drains first, and VC7's buffers at rc0 still hold small's
+// completions, which now leave at VC6, behind nothing but with big's new ones behind them.
+std::string qos_escalation(const std::string& fidelity, const std::string& small_apps) {
+  return "platform:\n"
+         "  defaults: {link: {gen: 3, width: 16, latency_ns: 20, vcs: 8}}\n"
+         "  nodes:\n"
+         "    - {name: rc0, type: root_complex, latency_ns: 50, memory: {bandwidth_GBps: 50, read_latency_ns: 400}}\n"
+         "    - {name: sw0, type: switch, latency_ns: 110}\n"
+         "    - {name: gpu0, type: gpu}\n"
+         "    - {name: gpu1, type: gpu}\n"
+         "  links:\n    - {up: rc0, down: sw0}\n    - {up: sw0, down: gpu0}\n    - {up: sw0, down: gpu1}\n"
+         "driver: {policy: qos}\n"
+         "sim: {fidelity: " + fidelity + "}\n"
+         "apps:\n"
+         "  - {name: big, type: copy_exec, gpu: gpu0, h2d_bytes: 2MiB, kernel_ns: 1000, iterations: 1, deadline_ns: 170000}\n" +
+         small_apps;
+}
+
+const char* const kSmall = "  - {name: small, type: copy_exec, gpu: gpu1, h2d_bytes: 256KiB, kernel_ns: 1000, iterations: 1}\n";
+const char* const kRemapNote = "a TC/VC remap moving the TC of a copy queued at this saturated link";
+
+// Big alone takes 159.9 us (2 MiB at the link's payload rate), 10.1 us inside its deadline.
+// Eq. 3 (2 us margin) escalates it at 7 us, after small had the link alone: the fluid ends
+// big at 7 + 159.9 = 166.9 us, met, and names the remap, with both copies.
+TEST(FlowArbitration, ARemapWhileQueuesStandIsNamed) {
+  SimOutcome o = run_yaml(qos_escalation("flow", kSmall));
+  const auto notes = notes_at(o, "rc0->sw0");
+  ASSERT_NE(std::find(notes.begin(), notes.end(), kRemapNote), notes.end()) << o.results["fidelity_notes"].dump(2);
+  for (const auto& n : o.results["fidelity_notes"]) {
+    if (n["setting"] == kRemapNote) {
+      EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"big", "small"}));
+    }
+  }
+  EXPECT_EQ(app(o, "big")["deadlines_met"], 1);
+}
+
+// What that note is about: in the packet model big then waits for small's tag window queued
+// at rc0 (256 x 512 B, 8.3 us at the raw 15.75 GB/s alone: more than the 3.1 us left of its
+// slack), and misses.
+TEST(FlowArbitration, APacketRemapDrainsTheQueuesFirst) {
+  SimOutcome o = run_yaml(qos_escalation("packet", kSmall));
+  EXPECT_EQ(app(o, "big")["deadlines_missed"], 1);
+  EXPECT_GT(end_of(o, "big"), 166900 + 0.5 * 256 * 512 / 15.754);
+}

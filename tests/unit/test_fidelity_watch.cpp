@@ -192,5 +192,36 @@ TEST(WatchCredits, AReadFillsFiniteCreditsOnlyWithAWindowAsLarge) {
   EXPECT_TRUE(backpressure_named(false, kUnbounded));
 }
 
+// A remap (TC/VC maps changed) while flow 1 (TC 1) is held at edges 0 and 1, and flow 2
+// (TC 3) shares edge 0 with it: the packet model drains what queued under the old map.
+// Kept where a moved TC's flow crosses a saturated link another flow shares (edge 0), not
+// where it is alone (edge 1: held there too, but no other queue stands in its new VC), nor
+// for a TC that did not move (flow 2's).
+TEST(WatchRemap, AMovedTcOnASharedSaturatedLinkIsKept) {
+  std::vector<int> to_gpu0{0, 1}, to_gpu1{0, 2};
+  FidelityWatch w{{EdgeArbitration{}, EdgeArbitration{}, EdgeArbitration{}}, [](int, int tc) { return tc; }};
+  WatchFlow held;
+  held.data_path = &to_gpu0;
+  held.held = {0, 1};
+  held.tc = 1;
+  held.owner = 1;
+  WatchFlow beside;
+  beside.data_path = &to_gpu1;
+  beside.tc = 3;
+  beside.owner = 2;
+  w.add(1, held);
+  w.add(2, beside);
+  w.look(0);
+  w.remap(7000, [](int, int tc) { return tc == 1; });
+  w.remap(9000, [](int, int tc) { return tc == 1; });
+  w.remap(9500, [](int, int tc) { return tc == 5; });
+  ASSERT_EQ(w.remaps().size(), 1u);
+  const auto& [edge, r] = *w.remaps().begin();
+  EXPECT_EQ(edge, 0);
+  EXPECT_DOUBLE_EQ(r.first_ns, 7000);
+  EXPECT_EQ(r.times, 2);
+  EXPECT_EQ(r.owners, (std::vector<uint32_t>{1}));
+}
+
 }  // namespace
 }  // namespace arbsim::flow

@@ -238,13 +238,17 @@ std::vector<fs::path> vcd_files(const RunArgs& a, bool existing) {
   return v;
 }
 
-// Output names as run.json lists them: relative to the directory when inside it.
+// Output names as run.json lists them: relative to the directory when inside it, else
+// absolute. A name relative to the working directory was read back relative to DIR when a
+// later run cleared DIR (OutputDir::clear_previous), which removed a file of the user's.
 std::vector<std::string> output_names(const OutputDir& dir, const std::vector<fs::path>& vcds, bool series) {
   std::vector<std::string> names = {"config.effective.yaml", "run.json", "results.json", "sim.log"};
   if (series) names.push_back("series.csv");
+  const fs::path base = fs::absolute(dir.path()).lexically_normal();
   for (const fs::path& v : vcds) {  // and the trace, which vcd_files() lists too
-    const fs::path rel = fs::path(v).lexically_proximate(dir.path());
-    names.push_back(rel.empty() || *rel.begin() == ".." ? v.string() : rel.string());
+    const fs::path full = fs::absolute(v).lexically_normal();
+    const fs::path rel = full.lexically_proximate(base);
+    names.push_back(rel.empty() || *rel.begin() == ".." || rel.is_absolute() ? full.string() : rel.string());
   }
   return names;
 }

@@ -129,6 +129,19 @@ TEST_F(Cli, OutOntoAnEarlierRunReplacesItsOutputs) {
   EXPECT_NE(r.err.find("notes.txt"), std::string::npos) << r.err;
 }
 
+// A trace written outside DIR is listed in run.json by its absolute path: listed as the
+// command line named it ("t.json", relative to the working directory), a later run into DIR
+// read it as DIR/t.json and removed a file of the user's there (found by a user trial).
+TEST_F(Cli, AnOutputOutsideTheDirectoryIsListedByItsAbsolutePath) {
+  ASSERT_EQ(run({"run", config("default.yaml"), "--sim-time", "20us", "--out", "out", "--trace", "t.json"}).code, 0);
+  const auto outputs = json::parse(slurp(dir_ / "out" / "run.json"))["outputs"].get<std::vector<std::string>>();
+  EXPECT_NE(std::find(outputs.begin(), outputs.end(), (fs::absolute(dir_) / "t.json").lexically_normal().string()),
+            outputs.end());
+  write("out/t.json", "mine\n");
+  ASSERT_EQ(run({"run", config("default.yaml"), "--sim-time", "20us", "--out", "out"}).code, 0);
+  EXPECT_EQ(slurp(dir_ / "out" / "t.json"), "mine\n");
+}
+
 // Two processes never write one directory: the second is refused while the first holds it.
 TEST_F(Cli, SecondWriterOfADirectoryIsRefused) {
   const Result r = run({"run", config("default.yaml"), "--sim-time", "20us", "--out", "out"},

@@ -99,7 +99,8 @@ void System::make_apps() {
   for (std::size_t k = 0; k < s_.config.apps.size(); ++k) {
     const AppCfg& a = s_.config.apps[k];
     const std::string name = "app_" + a.name;
-    AppSetup setup{a.timing, unit_of(s_, a.gpu()), -1, -1, static_cast<uint32_t>(k + 1), pcie_reference_GBps()};
+    const int unit = unit_of(s_, a.gpu());
+    AppSetup setup{a.timing, unit, -1, -1, static_cast<uint32_t>(k + 1), pcie_reference_GBps(unit)};
     if (const auto* c = std::get_if<CopyExecParams>(&a.params)) {
       setup.host_rc = c->host_rc;
       apps_.push_back(std::make_unique<CopyExecApp>(name.c_str(), setup, *c, *driver_));
@@ -122,11 +123,13 @@ void System::make_apps() {
   }
 }
 
-// A PCIe share of 100 %: driver.share_control.pcie_GBps, else what the first GPU's link moves
-// upward for large writes.
-double System::pcie_reference_GBps() const {
+// A PCIe share of 100 % for the apps of `unit`: driver.share_control.pcie_GBps, else what
+// that GPU's own link moves upward for large writes (the first GPU's, as before, paced a
+// task on a Gen4 x16 GPU beside a Gen1 x1 one at 0.2 GB/s, at a share of 100 %).
+double System::pcie_reference_GBps(int unit) const {
   const double set = s_.config.driver.share_control.pcie_GBps;
-  return set > 0 ? set : s_.first_gpu_link_write_GBps();
+  if (set > 0 || unit < 0) return set;
+  return s_.gpu_link_write_GBps(s_.units.at(static_cast<std::size_t>(unit)).gpu);
 }
 
 // The AIMD loop of the periodic apps (driver.share_control), made on first use; null without one.
@@ -139,7 +142,7 @@ ShareLoop* System::share_loop() {
     p.increase_pct = c.increase_pct;
     p.min_share_pct = c.min_share_pct;
     const ShareTarget target = !c.pcie ? ShareTarget::Sm : c.wrr ? ShareTarget::PcieWrr : ShareTarget::PcieRate;
-    share_loop_ = std::make_unique<ShareLoop>(p, target, pcie_reference_GBps());
+    share_loop_ = std::make_unique<ShareLoop>(p, target);
     if (target == ShareTarget::PcieWrr) steer_wrr_weights(*share_loop_);
   }
   return share_loop_.get();

@@ -79,7 +79,7 @@ class System : public FabricControl {
   BatchRuntime& batch_runtime();
   ShareLoop* share_loop();
   void steer_wrr_weights(ShareLoop& loop);
-  double pcie_reference_GBps() const;
+  double pcie_reference_GBps(int unit) const;
 
   const Scenario s_;
   TransferTracker tracker_;

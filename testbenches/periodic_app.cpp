@@ -31,7 +31,7 @@ void PeriodicApp::apply_share(double pct) {
   if (pct != share_pct_) share_changes_.emplace_back(sc_core::sc_time_stamp().to_seconds() * 1e9, pct);
   share_pct_ = pct;
   if (!loop_) return;
-  if (loop_->target() == ShareTarget::PcieRate) copy_rate_GBps_ = loop_->pcie_GBps() * pct / 100.0;
+  if (loop_->target() == ShareTarget::PcieRate) copy_rate_GBps_ = setup_.pcie_GBps * pct / 100.0;
   else if (loop_->target() == ShareTarget::Sm) driver_.gpu(setup_.gpu).set_sm_share(owner_, pct / 100.0);
 }
 

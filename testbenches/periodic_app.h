@@ -8,8 +8,8 @@
 // the controller's new shares take effect at once:
 // * acts_on: sm - the task's kernels hold at most its share of the SMs (MPS active-thread
 //   percentage, seed 003 §3.2): blocks dispatched from then on (resident ones finish);
-// * acts_on: pcie, pcie_by: rate - the task's copies are paced at its share of `pcie_GBps`:
-//   copies submitted from then on;
+// * acts_on: pcie, pcie_by: rate - the task's copies are paced at its share of `pcie_GBps`
+//   (0: its GPU's own link's write bandwidth): copies submitted from then on;
 // * acts_on: pcie, pcie_by: wrr - the task's weight in the WRR port arbiters on its data
 //   path is its configured weight x share (platforms/topology/share_points.h): the System
 //   reloads those tables on every change (on_change), TLPs arbitrated from then on.
@@ -30,20 +30,18 @@ enum class ShareTarget { Sm, PcieRate, PcieWrr };
 // The controller and the tasks it steers (one per System).
 class ShareLoop {
  public:
-  ShareLoop(const AimdParams& p, ShareTarget target, double pcie_GBps) : aimd_(p), target_(target), pcie_GBps_(pcie_GBps) {}
+  ShareLoop(const AimdParams& p, ShareTarget target) : aimd_(p), target_(target) {}
   void add(PeriodicApp* app);
   void report(const std::string& task, bool met);  // updates and applies every share
   // Called after every update that changed a share (the System's WRR reweighting).
   void on_change(std::function<void(const ShareLoop&)> f) { on_change_ = std::move(f); }
   ShareTarget target() const { return target_; }
   bool pcie() const { return target_ != ShareTarget::Sm; }
-  double pcie_GBps() const { return pcie_GBps_; }
   double share_pct(const std::string& task) const { return aimd_.share_pct(task); }
 
  private:
   AimdController aimd_;
   ShareTarget target_;
-  double pcie_GBps_;
   std::vector<PeriodicApp*> apps_;
   std::function<void(const ShareLoop&)> on_change_;
 };

@@ -178,8 +178,8 @@ int Scenario::memory_site(int rc_node) const {
   return static_cast<int>(config.platform.nodes.size()) + topo.rc_ordinal.at(rc_node);
 }
 
-double Scenario::first_gpu_link_write_GBps() const {
-  const PortRef& pr = topo.ports[topo.gpus.front()].front();
+double Scenario::gpu_link_write_GBps(int gpu_ordinal) const {
+  const PortRef& pr = topo.ports[topo.gpus.at(static_cast<std::size_t>(gpu_ordinal))].front();
   const LinkDirection d = link_direction(config.platform, config.platform.links[pr.link], pr.upward);
   return d.is_pcie ? pciebench_write_gbps(d.pcie, 1 << 20) / 8.0 : d.gbytes_per_s;
 }

@@ -86,7 +86,9 @@ struct Scenario {
   int memory_site(int rc_node) const;
   // Eq. 3's default BW (seed 000 §3.3): what the first GPU's link moves upward for large
   // writes (pcie-bench's write model for PCIe, the rate of a raw link).
-  double first_gpu_link_write_GBps() const;
+  double first_gpu_link_write_GBps() const { return gpu_link_write_GBps(0); }
+  // The same for GPU `gpu_ordinal`'s own link.
+  double gpu_link_write_GBps(int gpu_ordinal) const;
 
  private:
   friend Scenario make_scenario(Config cfg);

@@ -163,6 +163,21 @@ TEST(Periodic, AFixedPcieSharePacesItsCopies) {
   EXPECT_NEAR(series(o, "t")[0][1].get<double>(), 400e3, 1e3);
 }
 
+// A 100 % PCIe share under the controller is its own GPU link's rate: a lone task on a Gen4
+// x16 gpu1 copies 1 MB out in about 1 MB / (31.5 GB/s x 256 / 280 MWr payload) = 34.7 us
+// (the DLLP overhead adds < 10 %), bounded here at 1.2x that. The first GPU's link (Gen1 x1
+// gpu0) as the reference paced it over 4.56 ms, never lowered (found by a user trial).
+TEST(Periodic, AFullPcieShareOnAFastLinkIsItsOwnLinksRate) {
+  const std::string yaml =
+      "platform:\n"
+      "  nodes: [{name: cpu0, type: root_complex}, {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
+      "  links: [{up: cpu0, down: gpu0, gen: 1, width: 1}, {up: cpu0, down: gpu1, gen: 4, width: 16}]\n"
+      "driver: {share_control: {kind: aimd, acts_on: pcie}}\n"
+      "apps: [{name: t, type: periodic, gpu: gpu1, period_ns: 1ms, d2h_bytes: 1MB, count: 1}]\n";
+  SimOutcome o = run_yaml(yaml);
+  EXPECT_LT(series(o, "t")[0][1].get<double>(), 1.2 * 1e6 / (31.508 * 256 / 280));
+}
+
 // Each spmd process's copies are paced at its share: two processes one after another, each
 // copying 1 MB out at 50 % of 10 GB/s: 200 us each, the second ending at 400 us.
 TEST(Spmd, PcieShareCapsEachProcess) {

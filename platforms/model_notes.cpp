@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 #include <variant>
+#include "models/host/engine_choice.h"
 #include "platforms/topology/topology.h"
 
 namespace arbsim {
@@ -114,6 +115,66 @@ void context_switches_beside_others(const Scenario& s, std::vector<FidelityNote>
   }
 }
 
+// Whether app `a`'s copies are paced below their link's rate: a fixed share under 100 %
+// (GpuJob::pcie_share_pct), or a periodic task the share controller can lower (pcie_by:
+// rate; seed 003 §3.4 lowers every task below the highest priority).
+bool paced(const Scenario& s, const AppCfg& a) {
+  const ShareControlCfg& c = s.config.driver.share_control;
+  if (const auto* p = std::get_if<PeriodicParams>(&a.params)) {
+    int top = p->priority;
+    for (const AppCfg& o : s.config.apps)
+      if (const auto* q = std::get_if<PeriodicParams>(&o.params)) top = std::max(top, q->priority);
+    return p->pcie_share_pct < 100 || (c.on && c.pcie && !c.wrr && p->priority < top);
+  }
+  if (const auto* m = std::get_if<SpmdParams>(&a.params)) return m->pcie_share_pct < 100;
+  return false;
+}
+
+// The DMA engines app `a`'s copies use: (unit, engine), or (-1 - GPU node, 0) for the host DMA
+// engine pushing to a GPU (models/host/engine_choice.h).
+std::set<std::pair<int, int>> engines_of(const Scenario& s, const AppCfg& a) {
+  std::set<std::pair<int, int>> out;
+  for_each_copy(a, [&](const std::string& gpu, int, CopyDir dir) {
+    const int unit = s.unit_of(gpu);
+    if (unit < 0) return;
+    const NodeCfg& n = s.config.platform.nodes[static_cast<std::size_t>(gpu_node(s, gpu))];
+    const EngineChoice e = choose_engine(dir, n.gpu.h2d_mode, n.gpu.copy_engines);
+    out.insert(e.host_dma ? std::make_pair(-1 - gpu_node(s, gpu), 0) : std::make_pair(unit, e.gpu_engine));
+  });
+  return out;
+}
+
+// A PCIe share is a rate limit at the copy engine: a paced copy holds its engine for its whole
+// paced time, and other apps' copies on that engine wait behind it. Lowering a lower-priority
+// task's share then delays a higher one on the same engine, the opposite of what seed 003's
+// controller expects (two tasks on one GPU's H2D engine: the higher one's response went 144 ->
+// 8,225 us as the lower's share fell 50 -> 1 %, with nothing said; found by a user trial).
+void paced_copies_hold_their_engine(const Scenario& s, std::vector<FidelityNote>& notes) {
+  const std::vector<AppCfg>& apps = s.config.apps;
+  for (std::size_t k = 0; k < apps.size(); ++k) {
+    if (!paced(s, apps[k])) continue;
+    const std::set<std::pair<int, int>> mine = engines_of(s, apps[k]);
+    std::vector<uint32_t> flows{static_cast<uint32_t>(k + 1)};
+    std::string others;
+    for (std::size_t o = 0; o < apps.size(); ++o) {
+      if (o == k) continue;
+      const std::set<std::pair<int, int>> theirs = engines_of(s, apps[o]);
+      if (std::none_of(theirs.begin(), theirs.end(), [&](const auto& e) { return mine.count(e) > 0; })) continue;
+      flows.push_back(static_cast<uint32_t>(o + 1));
+      others += (others.empty() ? "" : ", ") + apps[o].name;
+    }
+    if (others.empty()) continue;
+    notes.push_back({app_gpu(apps[k].params),
+                     "copies of " + apps[k].name + " paced at a PCIe share, on a copy engine shared with " + others,
+                     "a PCIe share is a rate limit at the copy engine: the paced copy holds the engine for its whole "
+                     "paced time and the other apps' copies there wait behind it, so a lower share delays them too "
+                     "(under driver.share_control, a lower-priority task's lowered share delays the higher ones on "
+                     "its engine, where seed 003's controller expects to help them); give them separate engines, "
+                     "GPUs or MIG instances, or share by pcie_by: wrr",
+                     flows});
+  }
+}
+
 // Whether app `a`'s GPU is in the subtree of node `n`.
 bool under(const Scenario& s, const AppCfg& a, int n) {
   const int e = s.topo.endpoint_of_node.at(static_cast<std::size_t>(gpu_node(s, app_gpu(a.params))));
@@ -220,6 +281,7 @@ std::vector<FidelityNote> model_notes(const Scenario& s) {
   std::vector<FidelityNote> notes;
   cross_domain_peers(s, notes);
   context_switches_beside_others(s, notes);
+  paced_copies_hold_their_engine(s, notes);
   memory_reads_share_a_vc(s, notes);
   gpu0_writes_stay_lowest(s, notes);
   // Seed 002's predictor has no submission cost: its timelines (results.json batch.predicted_*,

@@ -178,6 +178,30 @@ TEST(Periodic, AFullPcieShareOnAFastLinkIsItsOwnLinksRate) {
   EXPECT_LT(series(o, "t")[0][1].get<double>(), 1.2 * 1e6 / (31.508 * 256 / 280));
 }
 
+// A lowered share paces lo's copies at the copy engine: with hi's copies on the same engine
+// (both H2D, engine 0), they wait behind lo's paced ones, so the controller's lowering delays
+// hi, the opposite of what it is for. Named, with both; lo copying D2H (the other engine of
+// the GPU's two) is not.
+std::string two_tasks(const std::string& lo_dir) {
+  return gpu_with("", "driver:\n  share_control: {kind: aimd, acts_on: pcie}\n",
+                  "  - {name: lo, type: periodic, gpu: gpu0, period_ns: 500us, " + lo_dir + "_bytes: 1MB, priority: 0, count: 2}\n"
+                  "  - {name: hi, type: periodic, gpu: gpu0, period_ns: 500us, h2d_bytes: 1MB, priority: 1, "
+                  "deadline_ns: 120us, count: 2, start_ns: 10us}\n");
+}
+
+TEST(Periodic, APacedCopyOnAnEngineOthersUseIsNamed) {
+  SimOutcome o = run_yaml(two_tasks("h2d"));
+  const auto& n = o.results["fidelity_notes"];
+  ASSERT_EQ(n.size(), 1u) << n.dump(2);
+  EXPECT_EQ(n[0]["setting"], "copies of lo paced at a PCIe share, on a copy engine shared with hi");
+  EXPECT_EQ(n[0]["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"lo", "hi"}));
+}
+
+TEST(Periodic, APacedCopyOnAnEngineOfItsOwnIsNotNamed) {
+  SimOutcome o = run_yaml(two_tasks("d2h"));
+  EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
+}
+
 // Each spmd process's copies are paced at its share: two processes one after another, each
 // copying 1 MB out at 50 % of 10 GB/s: 200 us each, the second ending at 400 us.
 TEST(Spmd, PcieShareCapsEachProcess) {

@@ -4,7 +4,9 @@
 // arbitration to the next is charged to the reason the head lost the first one for (it then
 // waited because that TLP went instead, or for credits, ...); a head that became ready while
 // the link carried another TLP waits "link busy" until the next arbitration. Consecutive
-// intervals with the same reason make one slice of the trace. Times are clipped to the window.
+// intervals with the same reason make one slice of the trace. Times are clipped to the window;
+// a head already waiting when it opens waits from its start for the reason it lost the last
+// arbitration before it for.
 #include "platforms/transaction_trace.h"
 #include <algorithm>
 #include <cstdio>
@@ -184,6 +186,18 @@ void TransactionTrace::on_credits(const EgressPort& port, const sc_core::sc_time
   if (shown(cpl_data)) args += std::string(args.empty() ? "" : ",") + "\"completion data\":" + std::to_string(cpl_data);
   event("{\"ph\":\"C\",\"name\":\"credits VC" + std::to_string(vc) + "\",\"pid\":" + std::to_string(pt.pid) +
         ",\"ts\":" + us(ps(now)) + ",\"args\":{" + args + "}}");
+}
+
+// A head waiting across the window's start waits from it for why it lost the last
+// arbitration before (not "link busy": a trial's credit wait from 3 us to the next
+// arbitration at 4.35 us read as the link busy).
+void TransactionTrace::on_window_start(const EgressPort& port, const sc_core::sc_time&, const HeadWait* waits,
+                                       std::size_t n) {
+  Port& pt = port_of(port);
+  for (std::size_t i = 0; i < n; ++i) {
+    Wait& w = wait_of(pt, waits[i]);
+    w.reason = reason_text(port, waits[i]);
+  }
 }
 
 void TransactionTrace::on_window_end(const EgressPort& port, const sc_core::sc_time& end, const HeadWait* waits,

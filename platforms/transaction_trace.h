@@ -39,6 +39,8 @@ class TransactionTrace : public EgressObserver {
   void on_waits(const EgressPort& port, const sc_core::sc_time& now, const HeadWait* waits, std::size_t n) override;
   void on_credits(const EgressPort& port, const sc_core::sc_time& now, int vc, int64_t posted_data,
                   int64_t cpl_data) override;
+  void on_window_start(const EgressPort& port, const sc_core::sc_time& start, const HeadWait* waits,
+                       std::size_t n) override;
   void on_window_end(const EgressPort& port, const sc_core::sc_time& end, const HeadWait* waits,
                      std::size_t n) override;
 

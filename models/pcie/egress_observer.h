@@ -46,6 +46,11 @@ class EgressObserver {
   // The receiver's data credits of `vc` changed (a grant took some, a return gave some back).
   virtual void on_credits(const EgressPort& port, const sc_core::sc_time& now, int vc, int64_t posted_data,
                           int64_t cpl_data) = 0;
+  // The watched window opened at `start` (reported before anything inside it): `waits` are the
+  // heads waiting then, with why they lost the last arbitration before it (none: nothing
+  // waited at that arbitration; a head ready since is seen at the next one).
+  virtual void on_window_start(const EgressPort& /*port*/, const sc_core::sc_time& /*start*/,
+                               const HeadWait* /*waits*/, std::size_t /*n*/) {}
   // The watched window closed (or the run ended inside it) at `end`; `waits` are the heads
   // ready and waiting then (`reason` unset: whatever they last lost for, or the busy link).
   virtual void on_window_end(const EgressPort& port, const sc_core::sc_time& end, const HeadWait* waits,
@@ -67,6 +72,10 @@ class EgressObserverFanout : public EgressObserver {
   void on_credits(const EgressPort& port, const sc_core::sc_time& now, int vc, int64_t posted_data,
                   int64_t cpl_data) override {
     for (EgressObserver* o : all_) o->on_credits(port, now, vc, posted_data, cpl_data);
+  }
+  void on_window_start(const EgressPort& port, const sc_core::sc_time& start, const HeadWait* waits,
+                       std::size_t n) override {
+    for (EgressObserver* o : all_) o->on_window_start(port, start, waits, n);
   }
   void on_window_end(const EgressPort& port, const sc_core::sc_time& end, const HeadWait* waits,
                      std::size_t n) override {

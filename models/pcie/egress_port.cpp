@@ -88,10 +88,10 @@ void EgressPort::run() {
     const int vc = vc_arb_->grant(static_cast<uint64_t>(c.vc_mask));
     const int slot = port_arb_[vc]->grant(Requests(&slot_mask_[static_cast<std::size_t>(vc) * words_], words_));
     TlpQueue& q = *choice_[static_cast<std::size_t>(vc) * cfg_.slots + slot];
-    if (observing(now)) report_waits(now, &q, vc);
+    if (observer_) watch_arbitration(now, &q, vc);
     transmit(q, now);
-  } else if (observing(now)) {
-    report_waits(now, nullptr, -1);
+  } else if (observer_) {
+    watch_arbitration(now, nullptr, -1);
   }
   if (!c.vc_mask && (credit_blocked_ || held_) && !returns_.empty()) wake_.notify(returns_.front().at - now);
   // After a grant the port wakes when the link frees; a head ready before then waits anyway.
@@ -208,7 +208,10 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
                               std::to_string(x.tc) + " VC" + std::to_string(vc) + " from " + slot_name(q.slot()) +
                               " (transfer " + std::to_string(x.transfer_id) + "), on the wire for " +
                               std::to_string(ps(end - now) / 1000.0) + " ns");
-  if (observing(now)) observer_->on_grant(*this, q, x, payload, vc, std::max(eligible_at(x), x.head_since), now, end);
+  if (observing(now)) {
+    open_window();
+    observer_->on_grant(*this, q, x, payload, vc, std::max(eligible_at(x), x.head_since), now, end);
+  }
 
   q.owner()->on_pop(q, t);  // return credits upstream, refill, or present the next head
 
@@ -258,9 +261,31 @@ void EgressPort::observe(EgressObserver* o, const sc_time& from, const sc_time& 
   observe_to_ = to;
 }
 
-// Every ready head not granted at this arbitration, and why (docs/observability.md). Heads
-// not yet eligible are not waiting here yet; `granted` is nullptr when nothing could go.
-void EgressPort::report_waits(const sc_time& now, const TlpQueue* granted, int granted_vc) {
+// An arbitration while an observer watches: inside the window its heads not granted are
+// reported; before it they are kept (the last such arbitration's are why the heads waiting at
+// the window's start wait: docs/observability.md).
+void EgressPort::watch_arbitration(const sc_time& now, const TlpQueue* granted, int granted_vc) {
+  if (now >= observe_to_) return;
+  find_waits(now, granted, granted_vc);
+  if (now < observe_from_) {
+    std::swap(before_, waits_);
+    return;
+  }
+  open_window();
+  observer_->on_waits(*this, now, waits_.data(), waits_.size());
+}
+
+void EgressPort::open_window() {
+  if (window_opened_) return;
+  window_opened_ = true;
+  observer_->on_window_start(*this, observe_from_, before_.data(), before_.size());
+  before_.clear();
+}
+
+// Every ready head not granted at this arbitration, and why (docs/observability.md), into
+// waits_. Heads not yet eligible are not waiting here yet; `granted` is nullptr when nothing
+// could go.
+void EgressPort::find_waits(const sc_time& now, const TlpQueue* granted, int granted_vc) {
   waits_.clear();
   const bool guarded = cfg_.vc_arbiter.type == &kStrictPriorityType && cfg_.vc_arbiter.starvation_threshold > 0;
   for (int slot = 0; slot < cfg_.slots; ++slot)
@@ -285,12 +310,12 @@ void EgressPort::report_waits(const sc_time& now, const TlpQueue* granted, int g
       }
       waits_.push_back(w);
     }
-  observer_->on_waits(*this, now, waits_.data(), waits_.size());
 }
 
 // The window's end: the heads ready and waiting at `at` (its end, or the run's), so that
 // their waits are charged up to it.
 void EgressPort::close_window(const sc_time& at) {
+  open_window();
   window_closed_ = true;
   waits_.clear();
   for (int slot = 0; slot < cfg_.slots; ++slot)

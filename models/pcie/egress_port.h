@@ -103,7 +103,9 @@ class EgressPort : public sc_core::sc_module {
   void apply_remap(int tc);
   void record_waiting_heads(const sc_core::sc_time& end);
   bool observing(const sc_core::sc_time& now) const { return observer_ && now >= observe_from_ && now < observe_to_; }
-  void report_waits(const sc_core::sc_time& now, const TlpQueue* granted, int granted_vc);
+  void watch_arbitration(const sc_core::sc_time& now, const TlpQueue* granted, int granted_vc);
+  void find_waits(const sc_core::sc_time& now, const TlpQueue* granted, int granted_vc);
+  void open_window();
   void close_window(const sc_core::sc_time& at);
   // Credits changed on `vc`: the observer and the VCD hear of it (inline: the common case,
   // neither, costs two tests and no call).
@@ -148,8 +150,11 @@ class EgressPort : public sc_core::sc_module {
   // The observer (docs/observability.md) and its window.
   EgressObserver* observer_ = nullptr;
   sc_core::sc_time observe_from_, observe_to_;
-  bool window_closed_ = false;
+  bool window_opened_ = false, window_closed_ = false;
   std::vector<HeadWait> waits_;  // reused at every observed arbitration
+  // The heads not granted at the last arbitration before the window, and why: a head waiting
+  // across the window's start waits inside it for that reason, not "link busy".
+  std::vector<HeadWait> before_;
   // Traced in VCD (credit values are only kept up to date when tracing).
   bool tracing_ = false;
   bool busy_trace_ = false;

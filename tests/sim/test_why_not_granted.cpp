@@ -105,6 +105,22 @@ TEST(WhyNotGranted, AWindowCountsOnlyTheArbitrationsInsideIt) {
                  0.005);
 }
 
+// A window opening while a head waits: under plain strict priority gpu1's first head waits
+// from 130 ns through 16 arbitrations at 130 + kT, losing each to VC1. [130 + 4.5T,
+// 130 + 8.5T) holds the arbitrations at 5T..8T: 4 lost, and all 4 T of the window lost to
+// VC1 (it read 0.5 T "link busy" up to the first arbitration inside, found by a user trial).
+TEST(WhyNotGranted, AWaitAcrossTheWindowsStartKeepsItsReason) {
+  const double T = mwr_ns();
+  ObserveOptions o;
+  o.on = true;
+  o.filter = "sw0->rc0";
+  o.from_ns = 130 + 4.5 * T;
+  o.to_ns = 130 + 8.5 * T;
+  const SimOutcome r = traced(", arbitration_up: {vc_arbiter: {type: strict}}", o);
+  expect_exactly(arbiter(r, "sw0->rc0")["why_not_granted"], {{"gpu1", 0, "lost to VC1 (VC strict priority)", 4, 4}},
+                 0.005);
+}
+
 // Without --trace nothing is observed and results.json has no why_not_granted.
 TEST(WhyNotGranted, NothingIsObservedWithoutBeingAsked) {
   const SimOutcome r = traced(", arbitration_up: {vc_arbiter: {type: strict}}", ObserveOptions{});

@@ -5,8 +5,9 @@ that draws on a matplotlib Axes of your own and returns it:
                                 (the band: min .. max over the other parameters)
   latency_vs(sweep, param)      the same for an app latency percentile (p99 by default), in us,
                                 log scale, points where the app completed nothing left out
-  vc_bars(sweep)                bytes per VC summed over every link direction, per point
-                                (TCs reach VCs through the config's TC/VC map)
+  vc_bars(sweep)                bytes per VC summed over every PCIe link direction, per point
+                                (TCs reach VCs through the config's TC/VC map; a root
+                                complex's memory port, whose entries are per TC, is left out)
   link_heatmap(sweep)           utilisation of every link direction (columns) at every point (rows)
 """
 import os
@@ -73,8 +74,13 @@ def latency_vs(sweep, param, percentile="p99_ns", ax=None):
     return ax
 
 
+MEMORY_PORT = ("to_memory", "from_memory")  # results.json links[].direction of a memory port
+
+
 def vc_bars(sweep, ax=None):
-    vcs = sweep.link_vcs[sweep.link_vcs.status == "ok"]
+    """A memory port carries each TC on its own entry (8, whatever the links' VCs): summed with
+    the links it drew a "VC3" on 2-VC links and took its bytes from VC1."""
+    vcs = sweep.link_vcs[(sweep.link_vcs.status == "ok") & ~sweep.link_vcs.direction.isin(MEMORY_PORT)]
     table = vcs.groupby(["run", "vc"]).vc_bytes.sum().unstack("vc").fillna(0) / 1e6
     table = table.loc[:, (table != 0).any()]
     labels = [_label(sweep, r) for r in table.index]
@@ -85,7 +91,7 @@ def vc_bars(sweep, ax=None):
         ax.barh(labels, table[vc], left=left, label=f"VC{vc}")
         left += table[vc]
     ax.invert_yaxis()
-    ax.set_xlabel("bytes over all link directions (MB)")
+    ax.set_xlabel("bytes over all PCIe link directions (MB)")
     ax.set_title("Bytes per VC at each point")
     ax.legend(fontsize="small")
     return ax

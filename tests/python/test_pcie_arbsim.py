@@ -120,6 +120,14 @@ class Figures(Fixture):
             with open(p, "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", p)
 
+    def test_vc_bars_leave_out_the_memory_ports(self):
+        # Its bars are the PCIe link directions' VC bytes: a memory port's entries are per TC.
+        ax = plot.vc_bars(self.sweep)
+        links = self.sweep.link_vcs[~self.sweep.link_vcs.direction.isin(["to_memory", "from_memory"])]
+        drawn = sum(p.get_width() for p in ax.patches)
+        self.assertAlmostEqual(drawn, links.vc_bytes.sum() / 1e6, places=3)
+        self.assertLess(drawn, self.sweep.link_vcs.vc_bytes.sum() / 1e6)
+
     def test_axes_are_labelled_with_the_parameter_and_unit(self):
         ax = plot.throughput_vs(self.sweep, "driver.policy")
         self.assertEqual(ax.get_xlabel(), "driver.policy")

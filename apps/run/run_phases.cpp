@@ -63,14 +63,17 @@ void run_phases(System& sys, std::vector<Pause> pauses, StatsSeries* series, boo
     if (!sampling && !one_off) break;
     const double next = !one_off ? sample_at : !sampling ? pauses[next_pause].at_ns
                                                          : std::min(sample_at, pauses[next_pause].at_ns);
-    const bool extends = one_off && pauses[next_pause].at_ns == next && pauses[next_pause].extends_run;
-    if (end <= 0 && !extends && !reach_if_busy(next)) {
+    // A pause that moves an unlimited run's end lies ahead: time reaches it, so the samples
+    // before it are taken too, a period apart (else the one at the pause spanned them all).
+    const bool extended = std::any_of(pauses.begin() + static_cast<std::ptrdiff_t>(next_pause), pauses.end(),
+                                      [&](const Pause& p) { return p.extends_run && p.at_ns >= next; });
+    if (end <= 0 && !extended && !reach_if_busy(next)) {
       // An unlimited run ended before it: no more samples, nor pauses that would move its end.
       sampling = false;
       while (next_pause < pauses.size() && !pauses[next_pause].extends_run) ++next_pause;
       continue;
     }
-    if (end > 0 || extends) run_until(next, stuck, false);
+    if (end > 0 || extended) run_until(next, stuck, false);
     if (sampling && next == sample_at) {
       series->sample();
       ++k;

@@ -96,14 +96,17 @@ TEST(StatsSeries, AWarmupRestartsThePeriodItEnds) {
 }
 
 // A warm-up past the last activity of an unlimited run (late's copy ends at ~1.52 us): the
-// run goes on to 5 us and the sample there closes [1500, 5000), which holds late's
-// completion: 4096 B x 8 / 3500 ns (it was in no row).
-TEST(StatsSeries, AWarmupPastAnUnlimitedRunsEndClosesItsLastPeriod) {
+// run goes on to 5 us and is sampled every period up to it, so [1500, 2000) holds late's
+// completion, 4096 B x 8 / 500 ns, and the rest of the periods nothing. (The sample at 5 us
+// closed [1500, 5000), a period of 3,500 ns where the docs promise at most P: a trial's
+// throughput read over 40 us of a 30 us period.)
+TEST(StatsSeries, AWarmupPastAnUnlimitedRunsEndIsSampledEveryPeriod) {
   const SimOutcome o = run_yaml(kTwoWrites, {"sim.time_ns=0", "sim.warmup_ns=5000"});
   const Series s = parse(o.series_csv);
   EXPECT_EQ(s.rbegin()->first, 5000);
-  EXPECT_NEAR(num(s, 5000, "app_throughput_gbps/late/"), 4096 * 8 / 3500.0, 1e-3);
-  EXPECT_EQ(s.count(2000), 0u);
+  EXPECT_NEAR(num(s, 2000, "app_throughput_gbps/late/"), 4096 * 8 / 500.0, 1e-3);
+  for (double t = 2500; t <= 5000; t += 500) EXPECT_EQ(num(s, t, "app_throughput_gbps/late/"), 0) << t;
+  EXPECT_EQ(o.results["series"]["samples"].get<int>(), 10);  // 500 .. 5000
 }
 
 // An unlimited run samples until nothing is left to happen, then once more at its end, which

@@ -4,7 +4,7 @@
 namespace arbsim {
 
 SpmdApp::SpmdApp(sc_core::sc_module_name name, const AppSetup& setup, const SpmdParams& p, Driver& driver)
-    : App(name, setup, driver), p_(p), turnaround_ns_(static_cast<std::size_t>(p.processes), 0.0) {}
+    : App(name, setup, driver), p_(p), turnaround_ns_(static_cast<std::size_t>(p.processes), -1.0) {}
 
 // The first wake is the app's start; later ones end a process's T_init (+ T_ctx_switch).
 void SpmdApp::on_wake() {

@@ -26,8 +26,9 @@ class SpmdApp : public App {
  public:
   SpmdApp(sc_core::sc_module_name name, const AppSetup& setup, const SpmdParams& p, Driver& driver);
   const SpmdParams& params() const { return p_; }
-  const std::vector<double>& turnaround_ns() const { return turnaround_ns_; }  // by process
-  double total_ns() const { return total_ns_; }
+  // By process; -1 for a process not finished (a time-limited run's cut-off).
+  const std::vector<double>& turnaround_ns() const { return turnaround_ns_; }
+  double total_ns() const { return total_ns_; }  // -1 until every process finished
 
  protected:
   void on_wake() override;
@@ -49,7 +50,7 @@ class SpmdApp : public App {
   std::unique_ptr<WorkQueue> queue_;
   std::vector<double> turnaround_ns_;
   sc_core::sc_time started_;
-  double total_ns_ = 0;
+  double total_ns_ = -1;
   int done_ = 0;
   bool begun_ = false;
   int waiting_ = 0;  // the process whose T_init (+ T_ctx_switch) is running

@@ -43,6 +43,19 @@ TEST(Spmd, WithoutSharingIsEquation1) {
   EXPECT_NEAR(t[1].get<double>() - t[0].get<double>(), t[3].get<double>() - t[2].get<double>(), 1.0);
 }
 
+// A time-limited run that cuts the processes off: without sharing each takes T_in + 1 ms +
+// T_out (about 1.15 ms), so at 1.5 ms process 0 has finished and 1..3 have not. Theirs and
+// the total are unknown (null), not 0.0, and counted.
+TEST(Spmd, ProcessesCutOffByTheRunsEndHaveNoTurnaround) {
+  SimOutcome o = run_yaml(spmd("kernel_ns: 1ms") + "sim: {time_ns: 1500000}\n");
+  const auto& m = app(o, "p")["spmd"];
+  const double one = phases(1e6).data_in + 1e6 + phases(1e6).data_out;
+  EXPECT_NEAR(m["turnaround_ns"][0].get<double>(), one, 0.002 * one);
+  for (int i = 1; i < 4; ++i) EXPECT_TRUE(m["turnaround_ns"][i].is_null()) << i;
+  EXPECT_TRUE(m["total_ns"].is_null());
+  EXPECT_EQ(m["processes_unfinished"], 3);
+}
+
 TEST(Spmd, ComputeIntensivePs1IsEquation2) {
   SimOutcome o = run_yaml(spmd("kernel_ns: 1ms, blocks: 1, sharing: streams, order: ps1"));
   const double want = gpu_sharing::total_ps1(phases(1e6), 4);

@@ -35,6 +35,20 @@ ShareControlCfg parse_share_control(const Reader& r) {
   if (c.wrr && c.pcie_GBps > 0)
     r.fail("pcie_GBps", "pcie_GBps is the rate of a 100 % share paced at the copy engine (pcie_by: rate); "
                         "pcie_by: wrr scales port-arbiter weights instead");
+  // The controller's settings without the controller would change nothing, silently. (Their
+  // defaults are allowed: config.effective.yaml writes every key.)
+  if (!c.on) {
+    const ShareControlCfg d;
+    const std::pair<const char*, bool> set[] = {{"acts_on", c.pcie != d.pcie},
+                                                {"pcie_by", c.wrr != d.wrr},
+                                                {"decrease_factor", c.decrease_factor != d.decrease_factor},
+                                                {"increase_pct", c.increase_pct != d.increase_pct},
+                                                {"min_share_pct", c.min_share_pct != d.min_share_pct}};
+    for (const auto& [key, differs] : set)
+      if (differs)
+        r.fail(key, std::string(key) + " sets the AIMD controller, and kind is none (no controller): nothing would "
+                                       "use it; set kind: aimd, or remove it");
+  }
   return c;
 }
 

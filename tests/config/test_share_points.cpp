@@ -85,4 +85,14 @@ TEST(SharePoints, KeysOfTheOtherMechanismAreRefused) {
   EXPECT_NE(e.find("driver.share_control.pcie_by"), std::string::npos) << e;
 }
 
+// The controller's settings under kind: none changed nothing, silently (found by a user
+// trial); their defaults, which config.effective.yaml writes, are accepted.
+TEST(SharePoints, ControllerSettingsWithoutTheControllerAreRefused) {
+  const std::string none = replace(kThreeGpus, "{kind: aimd, acts_on: pcie, pcie_by: wrr}", "{kind: none, decrease_factor: 0.3}");
+  const std::string e = error_of(none);
+  EXPECT_NE(e.find("driver.share_control.decrease_factor: decrease_factor sets the AIMD controller, and kind is none"),
+            std::string::npos) << e;
+  EXPECT_EQ(error_of(replace(none, "decrease_factor: 0.3", "decrease_factor: 0.5, increase_pct: 1, acts_on: sm")), "");
+}
+
 }  // namespace

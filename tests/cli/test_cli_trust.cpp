@@ -546,6 +546,26 @@ TEST_F(Cli, ContextsArePerMigInstanceAndNamedWithoutSwitchCosts) {
   EXPECT_EQ(same[0]["apps"], json::array({"a", "b"}));
 }
 
+// The printed link table shows a direction that carried only read requests: with one
+// non-posted header credit, gpu0's MRds wait for it (its credit stall is most of the run)
+// and carry no payload; the table left that direction out (found by a user trial).
+TEST_F(Cli, ThePrintedLinksIncludeADirectionOfRequestsOnly) {
+  const std::string cfg = write("np.yaml",
+      "platform:\n"
+      "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+      "  links: [{up: rc0, down: gpu0, credits: {nph: 1}}]\n"
+      "apps: [{name: s, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 256KiB}, count: 2}]\n");
+  const Result r = run({"run", cfg, "--out", "o"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json res = json::parse(slurp(dir_ / "o" / "results.json"));  // kept: the loop reads a member
+  json up;
+  for (const json& l : res["links"])
+    if (l["name"] == "rc0-gpu0" && l["direction"] == "up") up = l;
+  ASSERT_EQ(up["bytes"], 0);
+  ASSERT_GT(up["credit_stall_ns"].get<double>(), 0);
+  EXPECT_NE(r.out.find("rc0-gpu0               up"), std::string::npos) << r.out;
+}
+
 // A job with no copy in starts with its kernel: first_issue_ns read 0.0 (a placeholder) for a
 // kernel-only periodic task started at 10 us. Jobs released at 10 and 30 us, 5 us kernels.
 TEST_F(Cli, AKernelOnlyTaskIssuesWhenItsFirstKernelStarts) {

@@ -329,11 +329,7 @@ int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& obs
   log()->info("config {} -> {}", a.config, dir.path().string());
   warn_if_batches_share(cfg);
   warn_if_trace_filter_matches_nothing(a, s);
-  if (!a.vcd.empty()) {
-    prepare_file_outside(a.vcd, "--vcd");
-    request_arbiter_waveform("rtl", rtl_vcd_path(a.vcd));  // written only when an arbiter is RTL (docs/cosim.md)
-  }
-  if (!a.trace.empty()) prepare_file_outside(a.trace, "--trace");
+  if (!a.vcd.empty()) request_arbiter_waveform("rtl", rtl_vcd_path(a.vcd));  // written only when an arbiter is RTL (docs/cosim.md)
   try {
     remove_files(vcd_files(a, false));  // an earlier run's, which this one replaces
     SimOutcome o = simulate(s, a.vcd, observe, a.progress || isatty(2), vcd);
@@ -391,6 +387,14 @@ void check_output_paths(const RunArgs& a) {
   std::error_code ec;
   if (!a.trace.empty() && fs::is_directory(a.trace, ec))
     throw ConfigError("--trace " + a.trace + ": is a directory (expected a file name, e.g. trace.json)");
+  // A path through a file (`afile/t.json`) can never be written: bad input, as the two above.
+  for (const auto& [flag, path] : {std::pair<std::string, std::string>{"--trace", a.trace}, {"--vcd", a.vcd}}) {
+    for (fs::path up = fs::path(path).parent_path(); !path.empty() && !up.empty(); up = up.parent_path()) {
+      if (fs::exists(up, ec) && !fs::is_directory(up, ec))
+        throw ConfigError(flag + " " + path + ": " + up.string() + " is a file, not a directory");
+      if (up == up.root_path()) break;
+    }
+  }
 }
 
 // The config and every option, checked as a run needs them (validate checks the same, so a
@@ -443,6 +447,14 @@ int cmd_run(const RunArgs& a) {
     vcd = c.vcd;
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, e.what());
+  }
+  // Files outside the directory first: one that cannot be written fails the run before the
+  // directory is made or an earlier run's outputs in it are cleared.
+  try {
+    if (!a.vcd.empty()) prepare_file_outside(a.vcd, "--vcd");
+    if (!a.trace.empty()) prepare_file_outside(a.trace, "--trace");
+  } catch (const OutputError& e) {
+    return fail(kExitIoError, e.what());
   }
   const fs::path out = out_dir_of(a);
   std::unique_ptr<OutputDir> dir;

@@ -74,7 +74,9 @@ TEST_F(Trace, BadTraceOptionsAreBadInput) {
         std::vector<std::string>{"--trace", "t.json", "--trace-window", "-1us:100us"},
         std::vector<std::string>{"--trace-window", "1us:2us"},
         std::vector<std::string>{"--trace", "t.json", "--trace-window", "300us:"},  // the run ends at 300 us
-        std::vector<std::string>{"--trace", "t.json", "--fidelity", "flow"}}) {
+        std::vector<std::string>{"--trace", "t.json", "--fidelity", "flow"},
+        std::vector<std::string>{"--trace", "afile/t.json"}}) {  // through a file (was exit 3, out/ and sim.log made)
+    write("afile", "a file\n");
     const Result r = traced(extra);
     expect_one_error(r, {"--trace"});
     EXPECT_FALSE(fs::exists(dir_ / "out")) << extra.back();

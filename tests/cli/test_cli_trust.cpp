@@ -576,6 +576,14 @@ TEST_F(Cli, AKernelOnlyTaskIssuesWhenItsFirstKernelStarts) {
   const json a = json::parse(slurp(dir_ / "o" / "results.json"))["apps"][0];
   EXPECT_DOUBLE_EQ(a["first_issue_ns"].get<double>(), 10000.0);
   EXPECT_DOUBLE_EQ(a["last_done_ns"].get<double>(), 35000.0);
+  // The same for a kernel-only spmd app started at 500 us: two processes of 5 us one after
+  // the other (sharing none), the first kernel issued at 500 us (it read 0.0).
+  const std::string spmd = write("s.yaml", small_config("  - {name: s, type: spmd, gpu: gpu0, processes: 2, "
+                                                        "kernel_ns: 5us, start_ns: 500us}\n"));
+  ASSERT_EQ(run({"run", spmd, "--out", "s"}).code, 0);
+  const json m = json::parse(slurp(dir_ / "s" / "results.json"))["apps"][0];
+  EXPECT_DOUBLE_EQ(m["first_issue_ns"].get<double>(), 500000.0);
+  EXPECT_DOUBLE_EQ(m["last_done_ns"].get<double>(), 510000.0);
 }
 
 // A root complex's memory port returns each TC on its own VC; where two TCs then share a VC

@@ -150,7 +150,7 @@ void warn_of_apps_that_never_started(const Config& cfg, double end_ns) {
     if (a.timing.start_ns >= end_ns)
       log()->warn("app {} never started: its start_ns ({} ns) is at or after the run's end ({} ns); its figures "
                   "in results.json are zeros, not measurements",
-                  a.name, a.timing.start_ns, end_ns);
+                  a.name, log_ns(a.timing.start_ns), log_ns(end_ns));
 }
 
 int fail(int code, const std::string& msg) {

@@ -1,6 +1,7 @@
 // Logging through spdlog with the simulation time on every line, and SystemC's sc_report
 // routed into the same logger (errors and fatals also stop the run with an exception).
 #pragma once
+#include <cmath>
 #include <map>
 #include <string>
 #include <spdlog/spdlog.h>
@@ -22,5 +23,8 @@ void warn_unknown_log_modules();
 // Flushes the log; false (with the reason in `why`) when any write to the log file failed
 // since init_logging (a full disk, a file-size limit): the run's outputs are then incomplete.
 bool flush_logging(std::string* why);
+// A time in ns for a message, to the picosecond: 80975.296, not the 80975.29600000002 a
+// picosecond count / 1000 prints as.
+inline double log_ns(double ns) { return std::round(ns * 1000.0) / 1000.0; }
 
 }  // namespace arbsim

@@ -33,7 +33,7 @@ Pause warmup_pause(System& sys, StatsSeries* series) {
             if (!sc_core::sc_pending_activity())
               log()->warn("nothing is left to happen after the warm-up (sim.warmup_ns = {} ns): every statistic "
                           "of results.json covers an empty window",
-                          warmup_ns);
+                          log_ns(warmup_ns));
           },
           true};
 }
@@ -54,7 +54,7 @@ void run_phases(System& sys, std::vector<Pause> pauses, StatsSeries* series, boo
       series->stopped_early();
       log()->warn("the time series stops at {} ns after {} (sim.stats_period_ns = {} ns): results.json "
                   "series.stopped_at_ns says so",
-                  series->stopped_at_ns(), series->why_full(), period);
+                  log_ns(series->stopped_at_ns()), series->why_full(), log_ns(period));
       sampling = false;
     }
     const double sample_at = static_cast<double>(k) * period;

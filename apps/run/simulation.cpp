@@ -145,8 +145,8 @@ void log_detections(const nlohmann::ordered_json& results) {
     const auto& first = k["listed"][0];
     log()->warn("detected {}: {} episode(s), {} ns in all; the first at {} from {} ns to {} ns: {} (results.json "
                 "detectors)",
-                kind, k["episodes"].get<uint64_t>(), k["total_ns"].get<double>(), first["where"].get<std::string>(),
-                first["from_ns"].get<double>(), first["to_ns"].get<double>(), first["detail"].get<std::string>());
+                kind, k["episodes"].get<uint64_t>(), log_ns(k["total_ns"].get<double>()), first["where"].get<std::string>(),
+                log_ns(first["from_ns"].get<double>()), log_ns(first["to_ns"].get<double>()), first["detail"].get<std::string>());
   }
 }
 
@@ -214,11 +214,11 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   run_phases(*o.system, pauses, series.get(), progress);
   if (!vcd_path.empty() && !tf && !vcd_closed)  // an unlimited run that ended before the window
     log()->warn("the run ended at {} ns, before --vcd-window's start ({} ns): no VCD is written",
-                sc_core::sc_time_stamp().to_seconds() * 1e9, vcd.from_ns);
+                log_ns(sc_core::sc_time_stamp().to_seconds() * 1e9), log_ns(vcd.from_ns));
   if (observe.any() && observe.from_ns > 0 &&
       sc_core::sc_time_stamp().to_seconds() * 1e9 <= observe.from_ns)  // an unlimited run, over before the window
     log()->warn("the run ended at {} ns, before --trace-window's start ({} ns): nothing is traced or detected",
-                sc_core::sc_time_stamp().to_seconds() * 1e9, observe.from_ns);
+                log_ns(sc_core::sc_time_stamp().to_seconds() * 1e9), log_ns(observe.from_ns));
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.cpu_seconds = process_cpu_seconds() - cpu0;
   o.end = sc_core::sc_time_stamp();
@@ -238,7 +238,7 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
     log()->warn("a TLP was {} ns old, beyond sim.tlp_age_limit_ns ({} ns): starvation (see arbiters[].never_granted "
                 "and max_head_wait_ns), a stalled port, or a path whose configured latencies (latency_ns, "
                 "read_latency_ns) add up to that much (then raise the limit)",
-                o.results["run_checks"]["oldest_tlp_ns"].get<double>(), age_limit_ns);
+                log_ns(o.results["run_checks"]["oldest_tlp_ns"].get<double>()), log_ns(age_limit_ns));
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
   return o;
 }

@@ -31,16 +31,29 @@ def _label(sweep, run_id):
     return run_id + ": " + ", ".join(f"{p}={row[p]}" for p in sweep.params) if sweep.params else run_id
 
 
+UNSET = "(base config)"  # the label of a point that does not set a parameter (it read "nan")
+
+
+def plottable(sweep, param):
+    """Whether a completed point sets `param` (one only a failed point set has nothing to draw)."""
+    ok = sweep.apps[sweep.apps.status == "ok"]
+    return param in ok and not ok[param].isna().all()
+
+
 def _against(sweep, param, column, scale, ylabel, title, ax, measured_only=False):
     """`column` of each app against `param`. `measured_only`: leave out the points where the
     app completed no transfer (a latency of 0 there means "none measured", not "instant")."""
     if param not in sweep.params:
         raise ValueError(f"{param!r} is not a swept parameter of {sweep.directory} (those are {sweep.params})")
-    ax = _axes(ax)
     apps = sweep.apps[sweep.apps.status == "ok"]
     if measured_only and "transfers" in apps:
         apps = apps[apps.transfers > 0]
-    numeric = pd.api.types.is_numeric_dtype(apps[param])
+    if apps[param].isna().all():
+        raise ValueError(f"{param!r} is set by no completed point of {sweep.directory}: nothing to plot against it")
+    ax = _axes(ax)
+    numeric = pd.api.types.is_numeric_dtype(apps[param]) and not apps[param].isna().any()
+    if apps[param].isna().any():  # a point that does not set it (an explicit run) runs the base config's value
+        apps = apps.assign(**{param: apps[param].astype(object).where(apps[param].notna(), UNSET)})
     order = sorted(apps[param].unique()) if numeric else list(dict.fromkeys(apps[param]))
     for name, rows in apps.groupby("name", sort=False):
         g = rows.groupby(param)[column].agg(["mean", "min", "max"]).reindex(order) * scale
@@ -131,7 +144,7 @@ def standard_figures(sweep, out_dir):
         made.append(path)
 
     for param in sweep.params:
-        if not sweep.apps.empty:
+        if not sweep.apps.empty and plottable(sweep, param):
             save(throughput_vs(sweep, param), f"throughput_vs_{_file_name(param)}.png")
             save(latency_vs(sweep, param), f"p99_latency_vs_{_file_name(param)}.png")
     if not sweep.link_vcs.empty:

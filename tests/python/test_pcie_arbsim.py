@@ -120,6 +120,28 @@ class Figures(Fixture):
             with open(p, "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", p)
 
+    def _with_policy(self, where, value):
+        import copy
+        sw = copy.copy(self.sweep)
+        sw.apps = sw.apps.copy()
+        sw.apps.loc[where(sw.apps), "driver.policy"] = value
+        return sw
+
+    def test_a_point_that_does_not_set_a_parameter_is_labelled(self):
+        # An explicit run that does not set a swept key runs the base config's value: its
+        # category read "nan".
+        sw = self._with_policy(lambda a: a.run == "r0004", float("nan"))
+        labels = [t.get_text() for t in plot.throughput_vs(sw, "driver.policy").get_xticklabels()]
+        self.assertIn(plot.UNSET, labels)
+        self.assertNotIn("nan", labels)
+
+    def test_a_parameter_no_completed_point_sets_has_no_figure(self):
+        # Set only by points that failed: an empty figure with a legend was drawn.
+        sw = self._with_policy(lambda a: a.run == a.run, float("nan"))
+        self.assertFalse(plot.plottable(sw, "driver.policy"))
+        with self.assertRaises(ValueError):
+            plot.throughput_vs(sw, "driver.policy")
+
     def test_vc_bars_leave_out_the_memory_ports(self):
         # Its bars are the PCIe link directions' VC bytes: a memory port's entries are per TC.
         ax = plot.vc_bars(self.sweep)

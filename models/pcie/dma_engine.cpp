@@ -72,10 +72,12 @@ Tlp* DmaEngine::make_tlp() {
     free_tags_.pop_back();
   }
   // A paced copy (a static bandwidth share, seed 002 §2.4) releases each TLP only after the
-  // previous one's payload time at that rate; the egress port waits for ready_at.
+  // previous paced one's payload time at its rate, whichever copy of the engine that was;
+  // the egress port waits for ready_at.
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time release = std::max(now, a.next_release);
-  if (a.cmd.rate_GBps > 0) a.next_release = release + sc_core::sc_time(chunk / a.cmd.rate_GBps, sc_core::SC_NS);
+  const bool paced = a.cmd.rate_GBps > 0;
+  const sc_core::sc_time release = paced ? std::max(now, paced_until_) : now;
+  if (paced) paced_until_ = release + sc_core::sc_time(chunk / a.cmd.rate_GBps, sc_core::SC_NS);
   x.inject_time = now;
   x.head_at = x.tail_at = x.ready_at = x.tail_ready_at = release;
   a.issued += chunk;

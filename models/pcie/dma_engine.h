@@ -39,7 +39,6 @@ class DmaEngine : public QueueOwner, public CopyExecutor {
     CopyCommand cmd;
     uint64_t transfer = 0;
     uint64_t issued = 0;
-    sc_core::sc_time next_release;  // paced copies: when the next TLP may go
   };
   void refill();
   void fill();
@@ -53,6 +52,10 @@ class DmaEngine : public QueueOwner, public CopyExecutor {
   std::deque<CopyCommand> pending_;
   std::optional<Active> active_;
   std::vector<uint16_t> free_tags_;
+  // Paced copies: when the engine's next paced TLP may go. Kept across commands: per copy,
+  // a copy's first TLP went at once, beside the one before's last (queued with a later
+  // release), and an NVMe drive of 1 GB/s moved 512-B I/Os at 3.7 GB/s.
+  sc_core::sc_time paced_until_;
 };
 
 }  // namespace arbsim

@@ -336,14 +336,13 @@ void FlowEngine::submit(CopyCommand c) {
   start_next();
 }
 
+int FlowEngine::requests(uint64_t bytes) const {
+  const uint64_t mrrs = static_cast<uint64_t>(fabric_.params().mrrs);
+  return static_cast<int>(std::min<uint64_t>((bytes + mrrs - 1) / mrrs, static_cast<uint64_t>(tags_) + 1));
+}
+
 // Opens the transfer and reports the start as DmaEngine::start_next does.
-void FlowEngine::start_next() {
-  if (busy_ || pending_.empty()) return;
-  const bool read = pending_.front().kind == CopyKind::Read;
-  if (read && reading_) return;  // behind the earlier read's data
-  busy_ = true;
-  CopyCommand c = std::move(pending_.front());
-  pending_.pop_front();
+FlowFabric::Copy FlowEngine::open(CopyCommand c) {
   TransferTracker& t = fabric_.tracker();
   FlowFabric::Copy copy;
   copy.transfer = t.open(c.bytes, std::move(c.on_done));
@@ -358,18 +357,52 @@ void FlowEngine::start_next() {
   copy.spec.first_slot = slot_;
   copy.tc = c.tc;
   copy.rate_GBps = c.rate_GBps;
-  copy.sent = [this] {
-    busy_ = false;
-    start_next();
-  };
-  if (read) {
-    reading_ = true;
-    copy.tags_back = [this] {
-      reading_ = false;
+  if (copy.spec.read) {
+    const int completer = copy.spec.remote, n = requests(c.bytes);
+    ++reading_[completer];
+    outstanding_requests_ += n;
+    copy.tags_back = [this, completer, n] { read_done(completer, n); };
+  }
+  return copy;
+}
+
+void FlowEngine::start_next() {
+  while (!busy_ && !pending_.empty()) {
+    const CopyCommand& c = pending_.front();
+    if (c.kind == CopyKind::Read) {
+      const int completer = fabric_.node_of_endpoint(c.remote);
+      const auto it = reading_.find(completer);
+      if (it != reading_.end() && it->second > 0) {  // behind an earlier read's data from it
+        if (outstanding_requests_ + requests(c.bytes) > tags_) return;  // its requests wait for tags
+        FlowFabric::Copy copy = open(std::move(pending_.front()));
+        pending_.pop_front();
+        deferred_[completer].push_back(std::move(copy));
+        continue;
+      }
+    }
+    busy_ = true;
+    FlowFabric::Copy copy = open(std::move(pending_.front()));
+    pending_.pop_front();
+    copy.sent = [this] {
+      busy_ = false;
       start_next();
     };
+    fabric_.start(std::move(copy));
   }
-  fabric_.start(std::move(copy));
+}
+
+// A read's data has all arrived: the next deferred read from its completer starts its fluid,
+// and a read waiting for tags may go.
+void FlowEngine::read_done(int completer, int requests) {
+  --reading_[completer];
+  outstanding_requests_ -= requests;
+  std::deque<FlowFabric::Copy>& next = deferred_[completer];
+  if (!next.empty()) {
+    FlowFabric::Copy copy = std::move(next.front());
+    next.pop_front();
+    fabric_.start(std::move(copy));
+  }
+  start_next();
 }
 
 }  // namespace arbsim

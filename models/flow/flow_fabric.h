@@ -131,11 +131,19 @@ class FlowFabric : public sc_core::sc_module {
 // One copy engine in the flow-level mode: commands in order; the next starts when the
 // current one's data has been sent (a write) or its last request issued (a read: when only
 // its tag window is still to come), as a DMA engine starts the next when it has issued the
-// last request (models/pcie/dma_engine.h). A read that follows a read starts when the
-// first one's fluid has gone: the completer serves requests in order, so its data follows
-// the first one's (the first one's latency is counted after its fluid, the second one's
-// after its start: the two overlap as in the packet model, where the second one's requests
-// go out while the first one's data arrives).
+// last request (models/pcie/dma_engine.h).
+//
+// Reads from one completer: it serves requests in order, so a read's data follows the data
+// of the engine's earlier reads from it. Such a read starts its fluid when the earlier one's
+// has gone (the first one's latency is counted after its fluid, the second one's after its
+// start: the two overlap as in the packet model, where the second one's requests go out
+// while the first one's data arrives). Its requests, though, go out as soon as the engine's
+// tags allow: where the reads whose data is still to come need no more requests than the
+// engine has tags, it is issued at once (opened, deferred) and the engine takes its next
+// command, a write say, as the packet model's engine does. (Held in the queue, the read held
+// the write behind it: 5,260 against 7,637 ns on one copy engine.) Reads from another
+// completer start at once: their data does not wait for the first one's (two sockets'
+// memories: 16.0 against 36.2 us p50).
 class FlowEngine : public CopyExecutor {
  public:
   // `slot`: the engine's requester slot at its node's egress (docs/config.md "Port arbiter").
@@ -144,11 +152,18 @@ class FlowEngine : public CopyExecutor {
 
  private:
   void start_next();
+  FlowFabric::Copy open(CopyCommand c);
+  void read_done(int completer, int requests);
+  int requests(uint64_t bytes) const;
   FlowFabric& fabric_;
   int node_, slot_, tags_;
   std::deque<CopyCommand> pending_;
-  bool busy_ = false;     // a command is issuing
-  bool reading_ = false;  // a read's data is still to come
+  bool busy_ = false;  // a command is issuing
+  // Reads whose data is still to come, by completer node: how many, and their deferred ones
+  // (issued, their fluid to start in turn); requests of them all.
+  std::map<int, int> reading_;
+  std::map<int, std::deque<FlowFabric::Copy>> deferred_;
+  int outstanding_requests_ = 0;
 };
 
 }  // namespace arbsim

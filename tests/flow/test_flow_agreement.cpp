@@ -190,6 +190,31 @@ TEST_F(FlowVsPacket, OneEngineOverlapsAWriteWithTheReadBeforeIt) {
   }
 }
 
+// Two reads of one completer on one engine, then a write: the packet model's engine issues
+// the second read's requests (the tags allow: 64 + 64 of 256) and takes the write; the
+// fluid held the second read in the queue until the first one's data was in, and the write
+// behind it: p99 5,260 against 7,637 ns with 10 32-KiB copies each way (a user trial).
+// Within 3 % now.
+TEST_F(FlowVsPacket, OneEngineIssuesASecondReadAndTakesTheWriteBehindIt) {
+  compare("platform:\n  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu, copy_engines: 1}]\n"
+          "  links: [{up: rc0, down: gpu0}]\n"
+          "apps:\n  - {name: h, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 32KiB}, count: 10}\n"
+          "  - {name: d, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 32KiB}, count: 10}\n",
+          {"p50_ns", "p99_ns", "max_ns", "last_done_ns"});
+}
+
+// Reads of two completers (two sockets' memories) on one engine: the second one's data do
+// not follow the first one's, and the packet model overlaps them; the fluid ran them one
+// after the other: 29.2 against 36.7 us (a user trial). Within 3 % now.
+TEST_F(FlowVsPacket, ReadsOfTwoCompletersOverlapOnOneEngine) {
+  compare("platform:\n  defaults: {link: {gen: 4, width: 16}}\n"
+          "  nodes: [{name: cpu0, type: root_complex}, {name: cpu1, type: root_complex}, {name: gpu0, type: gpu}]\n"
+          "  links:\n    - {up: cpu0, down: cpu1, kind: raw, bandwidth_down_GBps: 10, bandwidth_up_GBps: 10}\n"
+          "    - {up: cpu0, down: gpu0}\n"
+          "apps:\n  - {name: remote, type: stream, gpu: gpu0, host: cpu1, direction: h2d, size: {fixed: 256KiB}, count: 1}\n"
+          "  - {name: local, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 256KiB}, count: 1, start_ns: 1}\n");
+}
+
 // A write of fewer TLPs than the receiver's credits cannot fill the queue it waits in: a
 // 1 KiB push (4 TLPs) to a Gen1 x1 GPU behind 128 posted credits beside a 64 KiB push to a
 // Gen3 x16 GPU, both through sw0. The fluid backed the small one's queue up and held the big

@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 #include "models/host/engine_choice.h"
+#include "platforms/topology/batch_model.h"
 #include "platforms/topology/topology.h"
 
 namespace arbsim {
@@ -262,6 +263,24 @@ void gpu0_writes_stay_lowest(const Scenario& s, std::vector<FidelityNote>& notes
 
 }  // namespace
 
+const char* const kBatchCreditEffect =
+    "seed 002's predictor moves each copy at its max-min share of the links; a receiver's credits that carry "
+    "less per round trip than the copy could move alone are not in it, so the run's copies are slower than "
+    "predicted (a D2H copy over a 2-us link with 16 posted data credits: predicted 324.9 us, ran 520.9)";
+
+// GPU names whose batch copies of `b` are credit-limited (BatchTransfer::credit_limited).
+std::string batch_credit_setting(const Scenario& s, const BatchParams& b) {
+  const BatchModel model = make_batch_model(s);
+  std::set<std::string> gpus;
+  for (const auto& batch : b.batches)
+    for (const BatchStreamOp& op : batch_ops(s, batch))
+      for (const BatchTransfer& t : model.stream(op).transfers)
+        if (t.credit_limited) gpus.insert(s.units.at(static_cast<std::size_t>(op.gpu)).name);
+  std::string out;
+  for (const std::string& g : gpus) out += (out.empty() ? "" : ", ") + g;
+  return out.empty() ? "" : "credit-limited copies of " + out;
+}
+
 std::string batch_submit_setting(const Scenario& s, const BatchParams& b) {
   std::set<std::string> gpus;
   for (const auto& batch : b.batches)
@@ -284,13 +303,18 @@ std::vector<FidelityNote> model_notes(const Scenario& s) {
   paced_copies_hold_their_engine(s, notes);
   memory_reads_share_a_vc(s, notes);
   gpu0_writes_stay_lowest(s, notes);
-  // Seed 002's predictor has no submission cost: its timelines (results.json batch.predicted_*,
-  // the schedule Algorithm 1 issues copies by, `pcie-arbsim predict`) leave copy_submit_ns out.
+  // Seed 002's predictor has no submission cost and no credits: its timelines (results.json
+  // batch.predicted_*, the schedule Algorithm 1 issues copies by, `pcie-arbsim predict`)
+  // leave copy_submit_ns and credit-limited throughput out.
   for (std::size_t k = 0; k < s.config.apps.size(); ++k)
-    if (const auto* b = std::get_if<BatchParams>(&s.config.apps[k].params))
+    if (const auto* b = std::get_if<BatchParams>(&s.config.apps[k].params)) {
       if (const std::string setting = batch_submit_setting(s, *b); !setting.empty())
         notes.push_back({"batch predictor", setting + " (batch app " + s.config.apps[k].name + ")",
                          kBatchSubmitEffect, {static_cast<uint32_t>(k + 1)}});
+      if (const std::string setting = batch_credit_setting(s, *b); !setting.empty())
+        notes.push_back({"batch predictor", setting + " (batch app " + s.config.apps[k].name + ")",
+                         kBatchCreditEffect, {static_cast<uint32_t>(k + 1)}});
+    }
   bool pushes = false;  // (a GPU may push from another socket's memory: `host`, every root complex counts)
   for (const int g : s.topo.gpus) pushes = pushes || pf.nodes[g].gpu.h2d_mode == H2dMode::HostPush;
   if (!pushes) return notes;

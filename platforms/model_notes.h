@@ -18,12 +18,18 @@ namespace arbsim {
 // processor interconnect, where such platforms stage them through host memory (seed 002
 // §2.1; a batch app's peer stream does): noted for each such app.
 // A batch app on GPUs with copy_submit_ns > 0: seed 002's predictor has no submission cost,
-// so its predictions are short by it (noted per app; `predict` prints the same).
+// so its predictions are short by it (noted per app; `predict` prints the same); the same
+// for a batch app's credit-limited copies (its rates are max-min shares of the links).
 std::vector<FidelityNote> model_notes(const Scenario& s);
 
 // For `predict`: "copy_submit_ns > 0 on gpu0, gpu1" where batch app `b`'s GPUs have a
 // submission cost, "" where none does; and what that leaves out of its predictions.
 std::string batch_submit_setting(const Scenario& s, const BatchParams& b);
 extern const char* const kBatchSubmitEffect;
+// The same for credits: "credit-limited copies to or from gpu0" where a copy of batch app
+// `b` crosses a receiver whose credits carry less per round trip than the copy could move
+// alone, "" where none does; and what that leaves out.
+std::string batch_credit_setting(const Scenario& s, const BatchParams& b);
+extern const char* const kBatchCreditEffect;
 
 }  // namespace arbsim

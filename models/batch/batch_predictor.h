@@ -23,6 +23,9 @@ struct BatchTransfer {
   std::vector<double> weights;   // capacity used on path[k] per byte moved (empty: all 1)
   double latency_ns = 0;         // fixed delay from the last byte sent to the last byte delivered
   double cap = std::numeric_limits<double>::infinity();  // its own rate limit (bytes/ns)
+  // A receiver's credits on its path carry less per round trip than it could move alone
+  // (flow_network.h, credit_loop_cap()): not in the predictor's rates, which are max-min.
+  bool credit_limited = false;
 };
 
 struct BatchStream {

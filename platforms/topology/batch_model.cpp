@@ -61,6 +61,7 @@ struct ModelCtx {
     }
     b.latency_ns = plan.latency_ns;
     b.cap = plan.flow.cap;
+    b.credit_limited = !plan.credit_loops.empty();
     return b;
   }
 };

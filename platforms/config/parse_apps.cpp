@@ -39,6 +39,20 @@ int tree_root(const PlatformCfg& pf, int node) {
   return node;
 }
 
+// Whether the links form trees as the topology's checks want them (each node below at most
+// one, a root complex only below a root complex): only then do the app checks of hosts and
+// peers (tree_root) mean anything. Else the topology's checks, which run later, say what is
+// wrong (an app's `host` named as "not connected" was the report of a link given twice).
+bool trees_well_formed(const PlatformCfg& pf) {
+  std::set<std::string> below;
+  for (const LinkCfg& l : pf.links) {
+    const int u = node_index(pf, l.up), d = node_index(pf, l.down);
+    if (u < 0 || d < 0 || !below.insert(l.down).second) return false;
+    if (pf.nodes[d].is(NodeKind::RootComplex) && !pf.nodes[u].is(NodeKind::RootComplex)) return false;
+  }
+  return true;
+}
+
 int rc_ordinal(const PlatformCfg& pf, int node) {
   int k = 0;
   for (int n = 0; n < node; ++n) k += pf.nodes[n].is(NodeKind::RootComplex);
@@ -76,7 +90,7 @@ void parse_host(const Reader& r, const PlatformCfg& pf, const std::string& gpu, 
   if (n < 0) r.fail("host", "no node named '" + *host + "'");
   if (!pf.nodes[n].is(NodeKind::RootComplex))
     r.fail("host", "'" + *host + "' is of type " + pf.nodes[n].type_name() + ", not a root complex with host memory");
-  if (tree_root(pf, n) != tree_root(pf, gpu_node_index(pf, gpu)))
+  if (trees_well_formed(pf) && tree_root(pf, n) != tree_root(pf, gpu_node_index(pf, gpu)))
     r.fail("host", "root complex '" + *host + "' is not connected to gpu '" + gpu + "'");
   *host_rc = rc_ordinal(pf, n);
 }
@@ -88,7 +102,7 @@ std::string peer_ref(const Reader& r, const PlatformCfg& pf, const std::string& 
   if (peer == gpu) r.fail("peer", "a peer copy needs two different GPUs");
   if (gpu_node_index(pf, peer) == gpu_node_index(pf, gpu))
     r.fail("peer", "'" + gpu + "' and '" + peer + "' are instances of one GPU: a copy between them does not cross PCIe");
-  if (tree_root(pf, gpu_node_index(pf, peer)) != tree_root(pf, gpu_node_index(pf, gpu)))
+  if (trees_well_formed(pf) && tree_root(pf, gpu_node_index(pf, peer)) != tree_root(pf, gpu_node_index(pf, gpu)))
     r.fail("peer", "gpu '" + peer + "' is not connected to gpu '" + gpu + "'");
   return peer;
 }

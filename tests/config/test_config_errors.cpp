@@ -185,3 +185,14 @@ TEST(ConfigErrors, AnOverrideIsCheckedLikeTheFile) {
     EXPECT_NE(std::string(e.what()).find("apps[0].count"), std::string::npos) << e.what();
   }
 }
+
+// A link given twice is reported as the topology's error, not as an app's `host` that is
+// "not connected" (the app checks walked a malformed tree first; found by a user trial).
+TEST(ConfigErrors, AMalformedTreeIsReportedBeforeTheAppsThatCrossIt) {
+  const std::string e = error_of(
+      "platform:\n"
+      "  nodes: [{name: cpu0, type: root_complex}, {name: cpu1, type: root_complex}, {name: gpu0, type: gpu}]\n"
+      "  links: [{up: cpu0, down: gpu0}, {up: cpu1, down: gpu0}]\n"
+      "apps:\n  - {name: a, type: stream, gpu: gpu0, host: cpu1, size: {fixed: 4096}, count: 1}\n");
+  EXPECT_NE(e.find("platform.links[1].down: 'gpu0' already has an upstream link (to 'cpu0')"), std::string::npos) << e;
+}

@@ -224,8 +224,14 @@ uint64_t Reader::bytes(const std::string& key, uint64_t def) const {
   }
   const YAML::Node v = lookup(key);
   uint64_t b = 0;
-  if (!v.IsScalar() || !parse_bytes(v.Scalar(), &b) || static_cast<double>(b) > kMaxBytes)
-    fail(key, "expected a positive byte count of at most 1e15 (e.g. 4096, 64KiB, 1MiB), got " + scalar_text(v));
+  if (!v.IsScalar() || !parse_bytes(v.Scalar(), &b) || static_cast<double>(b) > kMaxBytes) {
+    // A positive size under half a byte rounds to none: say so ("0.4" read as not positive).
+    double x = 0;
+    std::istringstream in(v.IsScalar() ? v.Scalar() : "");
+    const bool rounds_to_zero = (in >> x) && x > 0 && x < 0.5 && (in >> std::ws).eof();
+    fail(key, std::string("expected a positive byte count of at most 1e15 (e.g. 4096, 64KiB, 1MiB), got ") +
+                  scalar_text(v) + (rounds_to_zero ? ", which rounds to 0 whole bytes" : ""));
+  }
   return b;
 }
 

@@ -196,3 +196,10 @@ TEST(ConfigErrors, AMalformedTreeIsReportedBeforeTheAppsThatCrossIt) {
       "apps:\n  - {name: a, type: stream, gpu: gpu0, host: cpu1, size: {fixed: 4096}, count: 1}\n");
   EXPECT_NE(e.find("platform.links[1].down: 'gpu0' already has an upstream link (to 'cpu0')"), std::string::npos) << e;
 }
+
+// A positive size that rounds to no byte says so (it read "expected a positive byte count ...
+// got '0.4'", which is positive; found by a user trial).
+TEST(ConfigErrors, ASizeUnderHalfAByteSaysItRoundsToNone) {
+  const std::string e = error_of(replace(kBase, "fixed: 4096", "fixed: 0.4"));
+  EXPECT_NE(e.find("got '0.4', which rounds to 0 whole bytes"), std::string::npos) << e;
+}

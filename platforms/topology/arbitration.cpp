@@ -67,6 +67,11 @@ void check_arbitration(const PlatformCfg& pf, const Topology& topo) {
       const NodeCfg& from = pf.nodes[static_cast<std::size_t>(sender)];
       if (up ? l.arb_up.has_value() : l.arb_down.has_value()) l.origin.fail(up ? "arbitration_up" : "arbitration_down", what);
       if (from.arbitration) from.origin.fail("arbitration", what);
+      // An RTL arbiter's limits met where no arbitration was written: the implementation
+      // chosen for every arbiter (`arbiter_impl`, or --arbiter-impl rtl) is the cause.
+      if (pf.arbiter_impl == "rtl" && (a.vc.impl == "rtl" || a.port.impl == "rtl"))
+        pf.origin.fail("arbiter_impl", what + "; rtl is every arbiter's implementation here (arbiter_impl: rtl, "
+                                              "or --arbiter-impl rtl): use cpp");
       pf.origin.fail("arbitration", what);
     }
 }

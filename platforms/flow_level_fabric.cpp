@@ -96,6 +96,9 @@ FlowLevelFabric::FlowLevelFabric(const Scenario& s, const FabricOptions& o, Tran
     const bool rc = s.platform().nodes[static_cast<std::size_t>(e.node)].is(NodeKind::RootComplex);
     const int slot = rc ? static_cast<int>(s.sites[static_cast<std::size_t>(e.node)].out.size()) + e.index : 1 + e.index;
     engines_.push_back(std::make_unique<FlowEngine>(*fabric_, e.node, slot, e.tags));
+    const NodeCfg& n = s.platform().nodes[static_cast<std::size_t>(e.node)];
+    engine_names_.push_back(n.name + (rc ? " host DMA engine " : n.is(NodeKind::Gpu) ? " copy engine " : " DMA engine ") +
+                            std::to_string(e.index));
   }
 }
 
@@ -118,6 +121,17 @@ void FlowLevelFabric::finish() {
                           us(r.first_ns) + ", " + std::to_string(r.times) + (r.times == 1 ? " remap" : " remaps") +
                           "; run with --fidelity packet for the drain)",
                       {r.owners.begin(), r.owners.end()}});
+  for (std::size_t k = 0; k < engines_.size(); ++k) {
+    const FlowEngine::NearOrder& n = engines_[k]->near_order();
+    if (n.times == 0) continue;
+    notes_.push_back({engine_names_[k], "copies of several apps submitted to one engine within 1 us of each other",
+                      "queue order not modelled exactly: the engine takes commands as they are submitted, and the "
+                      "fluid times a submission within a fraction of a microsecond of the packet model's, so the "
+                      "order of these can differ from the packet model's and each copy then moves by whole copies "
+                      "(run with --fidelity packet for the order; first at " + us(n.first_ns) + ", " +
+                          std::to_string(n.times) + " times)",
+                      {n.flows.begin(), n.flows.end()}});
+  }
   // Seed 000's ranking of equal remaining bytes (docs/host-policies.md, "Remaining bytes").
   for (const auto& [pair, t] : ties_)
     notes_.push_back({"driver", "priority ranking tie between " + pair + " (equal remaining bytes)",

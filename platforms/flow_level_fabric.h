@@ -51,6 +51,7 @@ class FlowLevelFabric : public Fabric {
   };
   std::map<std::string, Tie> ties_;  // by the pair of destinations (fidelity_notes at finish())
   std::vector<std::string> names_;  // [dir] "from->to"
+  std::vector<std::string> engine_names_;  // [engine id] "gpu0 copy engine 1"
 };
 
 }  // namespace arbsim

@@ -114,22 +114,33 @@ void FidelityWatch::remap() {
 void FidelityWatch::remap(double now_ns, const std::function<bool(int edge, int tc)>& moved) {
   for (std::size_t e = 0; e < by_edge_.size(); ++e) {
     const int edge = static_cast<int>(e);
-    // Saturated and shared: a flow alone at its bottleneck builds no queue for another.
-    const std::vector<Crossing>& on = by_edge_[e];
-    if (!held_at(edge) ||
-        std::all_of(on.begin(), on.end(), [&](const Crossing& c) { return c.id == on.front().id; }))
-      continue;
-    Remapped* r = nullptr;
-    for (const Crossing& c : on) {
-      if (!moved(edge, c.watched->flow.tc)) continue;
-      if (!r) {
-        r = &remaps_.try_emplace(edge, Remapped{now_ns, 0, {}}).first->second;
-        ++r->times;
-      }
-      insert_sorted(r->owners, c.owner);
-    }
+    if (!held_at(edge)) continue;
+    PendingRemap p{now_ns, edge, {}};
+    for (const Crossing& c : by_edge_[e])
+      if (moved(edge, c.watched->flow.tc)) p.moved.insert(c.id);
+    if (!p.moved.empty()) pending_remaps_.push_back(std::move(p));
   }
   remap();
+}
+
+// A remap's queues matter where another flow crosses the link: one there then, or one that
+// starts at the same instant (the command whose arrival made the policy re-rank, which
+// takes the VC the moved TC's queued TLPs still hold). Checked at each look of that instant.
+void FidelityWatch::settle_remaps() {
+  for (PendingRemap& p : pending_remaps_) {
+    if (p.at_ns != now_ || p.moved.empty()) continue;
+    const std::vector<Crossing>& on = by_edge_[static_cast<std::size_t>(p.edge)];
+    std::set<int> ids;
+    for (const Crossing& c : on) ids.insert(c.id);
+    if (ids.size() < 2) continue;  // alone at its bottleneck: its queue blocks no one
+    Remapped& r = remaps_.try_emplace(p.edge, Remapped{now_, 0, {}}).first->second;
+    ++r.times;
+    for (const Crossing& c : on) insert_sorted(r.owners, c.owner);
+    p.moved.clear();  // recorded once
+  }
+  pending_remaps_.erase(std::remove_if(pending_remaps_.begin(), pending_remaps_.end(),
+                                       [&](const PendingRemap& p) { return p.at_ns < now_ || p.moved.empty(); }),
+                        pending_remaps_.end());
 }
 
 void FidelityWatch::mark(int id) { mark(id, flows_.at(id)); }
@@ -182,6 +193,7 @@ void FidelityWatch::look(double now_ns) {
   dirty_.clear();
   tails_.clear();  // a successor starts at the instant its engine's copy ends
   owner_of_ended_.clear();
+  if (!pending_remaps_.empty()) settle_remaps();
 }
 
 // A copy starting where one just ended held (the engine's next copy): on a link of their

@@ -140,8 +140,9 @@ class FidelityWatch {
   void set_held(int id, const std::vector<int>& edges);
   void set_window_bound(int id, bool bound);
   void remap();  // TC/VC maps changed: every flow is examined again
-  // The same, `moved(edge, tc)` saying which TCs changed VC where: a flow of a moved TC on a
-  // saturated link is kept in remaps() (by edge), before its holds change.
+  // The same, `moved(edge, tc)` saying which TCs changed VC where: a saturated link that a
+  // flow of a moved TC crosses (its holds as the old map left them) is kept in remaps(), by
+  // edge, where a look at that instant finds another flow crossing it too.
   void remap(double now_ns, const std::function<bool(int edge, int tc)>& moved);
   // The conditions as they hold from `now_ns` on (those seen before held until now).
   void look(double now_ns);
@@ -152,7 +153,7 @@ class FidelityWatch {
   struct Remapped {
     double first_ns = 0;
     int times = 0;
-    std::vector<uint32_t> owners;  // the flows whose TC moved there, ascending
+    std::vector<uint32_t> owners;  // the flows crossing it then, ascending
   };
   const std::map<int, Remapped>& remaps() const { return remaps_; }
 
@@ -241,6 +242,15 @@ class FidelityWatch {
   std::vector<int> dirty_;
   std::map<Key, Sighting> seen_;  // (never erased: a Sighting stays put)
   std::map<int, Remapped> remaps_;
+  // A remap's saturated links with a moved TC's flows (ids), until a look of its instant
+  // finds another flow there (settle_remaps()).
+  struct PendingRemap {
+    double at_ns;
+    int edge;
+    std::set<int> moved;
+  };
+  std::vector<PendingRemap> pending_remaps_;
+  void settle_remaps();
   const Key* last_key_ = nullptr;  // the sighting concern() found last (the next is most often it)
   Sighting* last_seen_ = nullptr;
   std::map<Key, std::pair<int, double>> active_;  // flows causing it, since when

@@ -332,7 +332,17 @@ void FlowFabric::take_away_warmup() {
 }
 
 void FlowEngine::submit(CopyCommand c) {
+  const double now = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  const auto near = [&](const std::pair<double, uint32_t>& other) {
+    if (other.second == c.flow_id || now - other.first >= kNearNs) return;
+    if (near_.first_ns < 0) near_.first_ns = now;
+    ++near_.times;
+    near_.flows.insert({other.second, c.flow_id});
+  };
+  for (const auto& p : pending_at_) near(p);
+  if (busy_) near(issuing_at_);
   pending_.push_back(std::move(c));
+  pending_at_.emplace_back(now, pending_.back().flow_id);
   start_next();
 }
 
@@ -376,13 +386,16 @@ void FlowEngine::start_next() {
         if (outstanding_requests_ + requests(c.bytes) > tags_) return;  // its requests wait for tags
         FlowFabric::Copy copy = open(std::move(pending_.front()));
         pending_.pop_front();
+        pending_at_.pop_front();
         deferred_[completer].push_back(std::move(copy));
         continue;
       }
     }
     busy_ = true;
+    issuing_at_ = pending_at_.front();
     FlowFabric::Copy copy = open(std::move(pending_.front()));
     pending_.pop_front();
+    pending_at_.pop_front();
     copy.sent = [this] {
       busy_ = false;
       start_next();

@@ -101,6 +101,28 @@ std::string index_in(const YAML::Node& seq, const YAML::Node& e) {
   return "?";
 }
 
+// How many places of the tree under `root` hold node `n` (a YAML alias makes several).
+int places_of(const YAML::Node& root, const YAML::Node& n) {
+  if (root.is(n)) return 1;
+  int k = 0;
+  if (root.IsSequence())
+    for (const YAML::Node& e : root) k += places_of(e, n);
+  if (root.IsMap())
+    for (const auto& kv : root) k += places_of(kv.second, n);
+  return k;
+}
+
+// Map `cur`'s value at `k` as a node of its own, where an alias shares it with other places:
+// an override sets what its path names only (through `size: *s`, setting apps.a.size.fixed
+// changed app b's size too). A copy made so has no source lines.
+void unshare(YAML::Node root, YAML::Node cur, const std::string& k) {
+  const YAML::Node& c = cur;
+  if (!c[k] || places_of(root, c[k]) < 2) return;
+  const YAML::Node copy = YAML::Clone(c[k]);
+  cur.remove(k);
+  cur[k] = copy;
+}
+
 // Walks the keys (map keys, or list elements by list_element()), creating maps as
 // needed, and sets the leaf. Maps are reached through a const handle: yaml-cpp's
 // non-const operator[] would add every key it looks at. `target`, if given, gets the
@@ -120,6 +142,7 @@ void apply_override(YAML::Node root, const std::string& spec, const std::string&
       if (target) *target += (i ? "." : "") + index_in(cur, next);
     } else if (cur.IsMap() || cur.IsNull()) {
       if (target) *target += (i ? "." : "") + k;
+      unshare(root, cur, k);
       if (last) {
         cur[k] = o.value;
         return;

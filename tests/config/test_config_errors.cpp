@@ -203,3 +203,24 @@ TEST(ConfigErrors, ASizeUnderHalfAByteSaysItRoundsToNone) {
   const std::string e = error_of(replace(kBase, "fixed: 4096", "fixed: 0.4"));
   EXPECT_NE(e.find("got '0.4', which rounds to 0 whole bytes"), std::string::npos) << e;
 }
+
+// A second YAML document (after `---`) was dropped unread, keys and errors alike: a file
+// holds one config (found by a user trial).
+TEST(ConfigErrors, ASecondYamlDocumentIsRefused) {
+  EXPECT_EQ(error_of(kBase + "---\nsim: {time_ns: 20000}\n"),
+            "bad.yaml: holds more than one YAML document (a `---` followed by more): one config or spec per file, "
+            "or the rest would be ignored");
+  EXPECT_EQ(error_of("---\n" + kBase + "...\n"), "");  // one document, with its markers
+}
+
+// An override sets what its path names only: through an alias (`size: *s`), setting app a's
+// size changed app b's too (found by a user trial).
+TEST(ConfigErrors, AnOverrideThroughAnAliasChangesOnlyItsPath) {
+  const std::string yaml = replace(kBase, "size: {fixed: 4096}, count: 2}",
+                                   "size: &s {fixed: 4096}, count: 2}\n  - {name: b, type: stream, gpu: gpu0, "
+                                   "direction: d2h, size: *s, count: 1}");
+  const Scenario s = load_scenario_text(yaml, {"apps.a.size.fixed=1MiB"});
+  const auto size_of = [&](std::size_t k) { return std::get<StreamParams>(s.config.apps.at(k).params).size; };
+  EXPECT_EQ(size_of(0), 1u << 20);
+  EXPECT_EQ(size_of(1), 4096u);
+}

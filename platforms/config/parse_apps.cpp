@@ -300,16 +300,22 @@ SpmdParams parse_spmd(const Reader& r, const PlatformCfg& pf, AppTiming& t) {
   if (!m.streams && (r.has("order") || r.has("queues")))
     r.fail(r.has("order") ? "order" : "queues", "applies to `sharing: streams` only (without it, processes run one "
                                                 "after another)");
-  m.ps1 = r.one_of("order", "ps1", {"ps1", "ps2"}) == "ps1";
-  m.per_stream_queues = r.one_of("queues", "single", {"single", "per_stream"}) == "per_stream";
+  // Each mode's keys are read (and so written to the effective config) in that mode only:
+  // read in both, they made every spmd app's config.effective.yaml one the config refuses.
+  if (m.streams) {
+    m.ps1 = r.one_of("order", "ps1", {"ps1", "ps2"}) == "ps1";
+    m.per_stream_queues = r.one_of("queues", "single", {"single", "per_stream"}) == "per_stream";
+  }
   // Streams share one context: no T_init per process and no context switches (seed 004
   // §3.2), so those keys would be ignored there: refused, as `order` is without streams.
   if (m.streams && (r.has("init_ns") || r.has("ctx_switch_ns")))
     r.fail(r.has("init_ns") ? "init_ns" : "ctx_switch_ns",
            "applies to `sharing: none` only (streams share one context: no per-process start-up, no context "
            "switches)");
-  m.init_ns = r.time_ns("init_ns", 0);
-  m.ctx_switch_ns = r.time_ns("ctx_switch_ns", 0);
+  if (!m.streams) {
+    m.init_ns = r.time_ns("init_ns", 0);
+    m.ctx_switch_ns = r.time_ns("ctx_switch_ns", 0);
+  }
   t.start_ns = r.time_ns("start_ns", 0);
   t.tc = r.int_in("tc", 0, 0, kNumTcs - 1);
   return m;

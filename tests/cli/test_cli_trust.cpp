@@ -266,6 +266,21 @@ TEST_F(Cli, TheEffectiveConfigOfAWorkloadRunsAgain) {
   EXPECT_EQ(slurp(dir_ / "a" / "results.json"), slurp(dir_ / "b" / "results.json"));
 }
 
+// The same for spmd apps in both sharing modes: the effective config wrote `order` and
+// `queues` without streams, and `init_ns` with them, which the config refuses (exit 2 on
+// configs/examples/gpu_sharing_spmd.yaml's; found by a user trial).
+TEST_F(Cli, TheEffectiveConfigOfAnSpmdAppRunsAgain) {
+  for (const char* sharing : {"none", "streams"}) {
+    const std::string cfg = write("s.yaml", small_config(std::string("  - {name: p, type: spmd, gpu: gpu0, processes: 2, "
+                                                                     "h2d_bytes: 64KiB, kernel_ns: 10us, sharing: ") +
+                                                         sharing + "}\n"));
+    ASSERT_EQ(run({"run", cfg, "--out", "a"}).code, 0);
+    const Result again = run({"run", (dir_ / "a" / "config.effective.yaml").string(), "--out", "b"});
+    ASSERT_EQ(again.code, 0) << sharing << ": " << again.err;
+    EXPECT_EQ(slurp(dir_ / "a" / "results.json"), slurp(dir_ / "b" / "results.json")) << sharing;
+  }
+}
+
 // The flow mode has no TLPs: the liveness check is not made, and says so (null) instead of
 // reporting a pass (a copy starved by strict priority for the whole run used to show
 // tlp_age_exceeded: false there, and true in the packet model).

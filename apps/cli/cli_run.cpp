@@ -28,6 +28,19 @@ namespace {
 
 std::vector<std::string> all_overrides(const RunArgs& a) {
   std::vector<std::string> o = a.overrides;
+  // A shorthand comes after every -s, so it won whichever the user wrote last: both for one
+  // key is refused (found by a user trial: --sim-time 20us -s sim.time_ns=50us ran 20 us).
+  const auto once = [&](bool given, const std::string& flag, const std::string& key) {
+    if (!given) return;
+    for (const std::string& s : a.overrides)
+      if (s.rfind(key + "=", 0) == 0)
+        throw ConfigError(flag + " and -s " + s + " both set " + key + ": give one");
+  };
+  once(!a.sim_time.empty(), "--sim-time", "sim.time_ns");
+  once(a.seed.has_value(), "--seed", "sim.seed");
+  once(!a.log_level.empty(), "--log-level", "sim.log_level");
+  once(!a.fidelity.empty(), "--fidelity", "sim.fidelity");
+  once(!a.arbiter_impl.empty(), "--arbiter-impl", "platform.arbiter_impl");
   if (!a.sim_time.empty()) {
     double ns = 0;
     if (!parse_time_ns(a.sim_time, &ns) || !(ns > 0))

@@ -281,6 +281,18 @@ TEST_F(Cli, TheEffectiveConfigOfAnSpmdAppRunsAgain) {
   }
 }
 
+// A shorthand and a -s of the same key: the shorthand came after every -s and won, whatever
+// the order written (--sim-time 20us -s sim.time_ns=50us ran 20 us; found by a user
+// trial). Refused, as is --seed with -s sim.seed.
+TEST_F(Cli, AShorthandAndAnOverrideOfOneKeyAreRefused) {
+  const std::string cfg = write("c.yaml", small_config(kOneStream));
+  expect_one_error(run({"validate", cfg, "--sim-time", "20us", "-s", "sim.time_ns=50us"}),
+                   {"--sim-time and -s sim.time_ns=50us both set sim.time_ns"});
+  expect_one_error(run({"run", cfg, "--out", "o", "-s", "sim.seed=7", "--seed", "5"}),
+                   {"--seed and -s sim.seed=7 both set sim.seed"});
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
 // The flow mode has no TLPs: the liveness check is not made, and says so (null) instead of
 // reporting a pass (a copy starved by strict priority for the whole run used to show
 // tlp_age_exceeded: false there, and true in the packet model).

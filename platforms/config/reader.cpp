@@ -412,6 +412,10 @@ bool valid_name(const std::string& name) {
 void Reader::check_name(const std::string& key, const std::string& value) const {
   if (!valid_name(value))
     fail(key, "'" + value + "' is not a valid name (use letters, digits, '_' and '-')");
+  // `-s apps.1.count=7` names a list element by index first: an all-digit name could never
+  // be picked (an app named "1" at index 0 was silently the other one; a user trial).
+  if (std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    fail(key, "'" + value + "' is all digits, which -s reads as a list index: give the name a letter");
 }
 
 }  // namespace arbsim

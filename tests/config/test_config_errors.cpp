@@ -224,3 +224,10 @@ TEST(ConfigErrors, AnOverrideThroughAnAliasChangesOnlyItsPath) {
   EXPECT_EQ(size_of(0), 1u << 20);
   EXPECT_EQ(size_of(1), 4096u);
 }
+
+// An all-digit name could never be picked by -s (an index wins: an app named "1" at index 0
+// was silently the other one; found by a user trial).
+TEST(ConfigErrors, AnAllDigitNameIsRefused) {
+  EXPECT_EQ(error_of(replace(kBase, "name: a,", "name: 1,")),
+            "bad.yaml:10: apps[0].name: '1' is all digits, which -s reads as a list index: give the name a letter");
+}

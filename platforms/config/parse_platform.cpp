@@ -133,7 +133,11 @@ void parse_tc_map(const Reader& r, LinkCfg& l) {
 
 // Copies `defaults.link` keys the link lacks (and that apply to its kind) into the link,
 // so the effective config shows every link complete. An error in a copied key is reported
-// at its line in `defaults.link` (Reader::inherit).
+// at its line in `defaults.link` (Reader::inherit). A map both give (`credits`,
+// `arbitration_up`/`_down`) is merged one level down: the link's `credits: {pd: 512}` keeps
+// the defaults' other credit types, and its `arbitration_up: {port_arbiter: ...}` the
+// defaults' `vc_arbiter` (each arbiter whole), as the node and platform arbitrations do. (The
+// defaults' map was dropped whole: ph 64 in defaults.link read 128, a user trial found.)
 void merge_defaults(Reader& link, const Reader& defaults) {
   const YAML::Node& l = link.node();
   const YAML::Node& d = defaults.node();
@@ -141,9 +145,17 @@ void merge_defaults(Reader& link, const Reader& defaults) {
   const bool raw = kind && kind.IsScalar() && kind.Scalar() == "raw";
   for (const auto& kv : d) {
     const std::string k = kv.first.Scalar();
-    if ((raw && pcie_only(k)) || (!raw && raw_only(k)) || link.has(k)) continue;
-    link.node()[k] = YAML::Clone(kv.second);
-    link.inherit(k, defaults);
+    if ((raw && pcie_only(k)) || (!raw && raw_only(k))) continue;
+    if (!link.has(k)) {
+      link.node()[k] = YAML::Clone(kv.second);
+      link.inherit(k, defaults);
+      continue;
+    }
+    const YAML::Node own = l[k];
+    if (!own.IsMap() || !kv.second.IsMap()) continue;
+    YAML::Node into = link.node()[k];
+    for (const auto& sub : kv.second)
+      if (!own[sub.first.Scalar()]) into[sub.first.Scalar()] = YAML::Clone(sub.second);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <string>
+#include "models/pcie/arbiters/catalogue.h"
 #include "platforms/config/config_error.h"
 #include "platforms/config/node_types.h"
 #include "platforms/topology/scenario.h"
@@ -230,4 +231,23 @@ TEST(ConfigErrors, AnOverrideThroughAnAliasChangesOnlyItsPath) {
 TEST(ConfigErrors, AnAllDigitNameIsRefused) {
   EXPECT_EQ(error_of(replace(kBase, "name: a,", "name: 1,")),
             "bad.yaml:10: apps[0].name: '1' is all digits, which -s reads as a list index: give the name a letter");
+}
+
+// `defaults.link` maps merge one level down into a link's own: its `credits: {pd: 512}`
+// keeps the defaults' ph 64 (it read the built-in 128), and its `arbitration_up` with only a
+// port arbiter keeps the defaults' strict VC arbiter (it fell back to round robin). Found by
+// a user trial.
+TEST(ConfigErrors, LinkDefaultsMergeIntoALinksOwnMaps) {
+  const Scenario s = load_scenario_text(
+      "platform:\n"
+      "  defaults: {link: {credits: {ph: 64, nph: 32}, arbitration_up: {vc_arbiter: {type: strict}}, vcs: 2}}\n"
+      "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+      "  links: [{up: rc0, down: gpu0, credits: {pd: 512}, arbitration_up: {port_arbiter: {type: wrr, weights: [1, 2, 2]}}}]\n"
+      "apps: [{name: a, type: stream, gpu: gpu0, size: {fixed: 4096}, count: 1}]\n");
+  const LinkCfg& l = s.config.platform.links.at(0);
+  EXPECT_EQ(l.credits.header[static_cast<int>(CreditClass::Posted)], 64);
+  EXPECT_EQ(l.credits.header[static_cast<int>(CreditClass::NonPosted)], 32);
+  ASSERT_TRUE(l.arb_up.has_value());
+  EXPECT_EQ(l.arb_up->vc.type, &kStrictPriorityType);
+  EXPECT_EQ(l.arb_up->port.type, &kWeightedRoundRobinType);
 }

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 #include "apps/cli/cli.h"
 #include "apps/cli/output_dir.h"
 #include "apps/run/gtkw_writer.h"
@@ -336,13 +337,14 @@ void prepare_file_outside(const std::string& file, const std::string& flag) {
 }
 
 int simulate_into(const RunArgs& a, const Scenario& s, const ObserveOptions& observe, const VcdWindow& vcd,
-                  OutputDir& dir) {
+                  OutputDir& dir, const std::vector<std::string>& warnings) {
   const Config& cfg = s.config;
   const std::string replaced = dir.clear_previous(kRunFiles, kSweepFiles);
   init_logging(cfg.sim.log_level, dir.file("sim.log").string(),
                a.log_modules.empty() ? std::map<std::string, std::string>{} : parse_module_levels(a.log_modules));
   if (!replaced.empty()) log()->warn("{}", replaced);
   log()->info("config {} -> {}", a.config, dir.path().string());
+  for (const std::string& w : warnings) log()->warn("{}", w);
   warn_if_batches_share(cfg);
   warn_if_trace_filter_matches_nothing(a, s);
   if (!a.vcd.empty()) request_arbiter_waveform("rtl", rtl_vcd_path(a.vcd));  // written only when an arbiter is RTL (docs/cosim.md)
@@ -419,7 +421,38 @@ struct CheckedRun {
   Scenario scenario;
   ObserveOptions observe;
   VcdWindow vcd;
+  std::vector<std::string> warnings;  // for the log (run) or stderr (validate)
 };
+
+// An override of a `platform.defaults` key that changes nothing: every element sets that key
+// itself. A resolved config (config.effective.yaml writes every key on every link) is such a
+// one: -s platform.defaults.link.width=8 on it ran x16 (found by a user trial).
+// The resolved config without its `platform.defaults` (the elements' own values are what runs).
+std::string elements_of(const Config& cfg) {
+  YAML::Node e = YAML::Clone(cfg.effective);
+  const YAML::Node& c = e;
+  if (c["platform"] && c["platform"].IsMap() && c["platform"]["defaults"]) e["platform"].remove("defaults");
+  YAML::Emitter out;
+  out << e;
+  return out.c_str();
+}
+
+std::vector<std::string> defaults_that_change_nothing(const RunArgs& a, const Scenario& s) {
+  std::vector<std::string> out;
+  const std::vector<std::string> all = all_overrides(a);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i].rfind("platform.defaults.", 0) != 0) continue;
+    std::vector<std::string> without = all;
+    without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
+    try {
+      if (elements_of(load_scenario(a.config, without).config) == elements_of(s.config))
+        out.push_back("-s " + all[i] + " changes nothing: every element it would reach sets that key itself (a "
+                      "resolved config such as config.effective.yaml does); set the key on the elements");
+    } catch (const ConfigError&) {  // without it the config is not valid: it does something
+    }
+  }
+  return out;
+}
 
 CheckedRun check_run(const RunArgs& a) {
   CheckedRun c;
@@ -436,6 +469,7 @@ CheckedRun check_run(const RunArgs& a) {
   if (!a.vcd_filter.empty() && (a.vcd.empty() || vcd_globs(a.vcd_filter).empty()))
     throw ConfigError("--vcd-filter " + a.vcd_filter + ": needs --vcd FILE and at least one glob");
   check_output_paths(a);
+  c.warnings = defaults_that_change_nothing(a, c.scenario);
   return c;
 }
 
@@ -444,6 +478,7 @@ CheckedRun check_run(const RunArgs& a) {
 int cmd_validate(const RunArgs& a) {
   try {
     const CheckedRun c = check_run(a);
+    for (const std::string& w : c.warnings) std::cerr << "warning: " << w << "\n";
     std::cout << effective_yaml(c.scenario.config);
     std::cerr << a.config << ": ok\n";
     return kExitOk;
@@ -456,11 +491,13 @@ int cmd_run(const RunArgs& a) {
   Scenario scenario;
   ObserveOptions observe;
   VcdWindow vcd;
+  std::vector<std::string> warnings;
   try {
     CheckedRun c = check_run(a);
     scenario = std::move(c.scenario);
     observe = c.observe;
     vcd = c.vcd;
+    warnings = std::move(c.warnings);
   } catch (const ConfigError& e) {
     return fail(kExitBadInput, e.what());
   }
@@ -480,7 +517,7 @@ int cmd_run(const RunArgs& a) {
     return fail(kExitBadInput, e.what());
   }
   try {
-    return simulate_into(a, scenario, observe, vcd, *dir);
+    return simulate_into(a, scenario, observe, vcd, *dir, warnings);
   } catch (const OutputError& e) {
     return fail(kExitIoError, e.what());
   } catch (const sc_core::sc_report& r) {

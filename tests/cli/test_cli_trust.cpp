@@ -293,6 +293,21 @@ TEST_F(Cli, AShorthandAndAnOverrideOfOneKeyAreRefused) {
   EXPECT_FALSE(fs::exists(dir_ / "o"));
 }
 
+// An override of a default that every element sets itself changes nothing: a resolved config
+// (config.effective.yaml writes every key on every link) ran x16 with
+// -s platform.defaults.link.width=8, silently (found by a user trial). Warned of; on the
+// source config, which the default reaches, not.
+TEST_F(Cli, ADefaultEveryElementSetsIsWarnedAbout) {
+  const std::string cfg = write("c.yaml", small_config(kOneStream));
+  ASSERT_EQ(run({"run", cfg, "--out", "a"}).code, 0);
+  const std::string effective = (dir_ / "a" / "config.effective.yaml").string();
+  const Result r = run({"validate", effective, "-s", "platform.defaults.link.width=8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: -s platform.defaults.link.width=8 changes nothing"), std::string::npos) << r.err;
+  const Result src = run({"validate", cfg, "-s", "platform.defaults.link.width=8"});
+  EXPECT_EQ(src.err.find("changes nothing"), std::string::npos) << src.err;
+}
+
 // The flow mode has no TLPs: the liveness check is not made, and says so (null) instead of
 // reporting a pass (a copy starved by strict priority for the whole run used to show
 // tlp_age_exceeded: false there, and true in the packet model).

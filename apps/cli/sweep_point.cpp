@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -182,7 +183,7 @@ std::string sweep_command(const std::string& exe, const SweepSpec& s, const Swee
 std::string fmt_duration(double s) {
   char b[32];
   if (s >= 60) std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
-  else std::snprintf(b, sizeof b, "%.0fs", s);
+  else std::snprintf(b, sizeof b, "%gs", std::round(s * 10) / 10);  // to 0.1 s: 1.5 s read as 2s
   return b;
 }
 

@@ -7,6 +7,7 @@
 //   slurm: {partition, account, points_per_task, throttle, sbatch_args}   --backend slurm
 #include <filesystem>
 #include <map>
+#include <set>
 #include "apps/cli/sweep.h"
 #include "platforms/config/reader.h"
 #include "platforms/config/yaml_guard.h"
@@ -42,7 +43,11 @@ void expand_product(const Reader& r, SweepSpec& s, const std::vector<std::string
   const YAML::Node p = r.node()["product"];
   if (!p.IsMap()) r.fail("product", "expected a map of dotted.key: [values]");
   std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+  std::set<std::string> seen;  // yaml-cpp keeps both copies of a repeated key
   for (const auto& kv : p) {
+    if (!seen.insert(kv.first.Scalar()).second)
+      throw ConfigError(s.file + ":" + std::to_string(kv.first.Mark().line + 1) + ": product." + kv.first.Scalar() +
+                        ": key given twice in one map");
     if (!kv.second.IsSequence() || kv.second.size() == 0)
       r.fail("product", "'" + kv.first.Scalar() + "' needs a non-empty list of values");
     axes.push_back({kv.first.Scalar(), {}});
@@ -104,13 +109,19 @@ void read_slurm(const Reader& r, SlurmOptions& o) {
 
 std::string parse_timeout(const std::string& text, double* seconds) {
   double ns = 0;
-  if (!parse_time_ns(text, &ns) || !(ns >= 1e9)) return "expected a wall time of at least 1 s (e.g. 600s, 10min, 1h)";
+  if (!parse_time_ns(text, &ns) || !(ns >= 1e9)) {
+    // A bare number is nanoseconds, as everywhere in configs: say so ("60" read as 60 ns).
+    const bool bare = !text.empty() && text.find_first_not_of("0123456789.eE+-") == std::string::npos;
+    return std::string("expected a wall time of at least 1 s (e.g. 600s, 10min, 1h)") +
+           (bare ? "; a number without a unit is in ns" : "");
+  }
   *seconds = ns / 1e9;
   return "";
 }
 
 std::string parse_memory_limit(const std::string& text, uint64_t* bytes) {
-  if (!parse_bytes(text, bytes) || *bytes < (64ull << 20)) return "expected a size of at least 64MiB and under 16EiB (e.g. 4GiB)";
+  if (!parse_bytes(text, bytes) || *bytes < (64ull << 20))
+    return "expected a size of at least 64MiB and under 16EiB (e.g. 4GiB; units B, KB, KiB, MB, MiB, GB, GiB)";
   return "";
 }
 
@@ -151,6 +162,11 @@ SweepSpec load_sweep_spec(const std::string& path) {
     }
     if (run.id.find_first_of("/ .") != std::string::npos || ++seen[run.id] > 1)
       r.fail("runs", "run name '" + run.id + "' must be unique, without '/', '.' or spaces");
+    // It names the run's directory: a file name (255 bytes at most) with room for the
+    // sweep's temporary suffixes (a 300-character name passed --dry-run and failed each run).
+    if (run.id.size() > 200)
+      r.fail("runs", "run name '" + run.id.substr(0, 40) + "...' is " + std::to_string(run.id.size()) +
+                         " characters: at most 200 (it names the run's directory)");
   }
   return s;
 }

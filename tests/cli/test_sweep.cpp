@@ -196,6 +196,21 @@ TEST_F(Sweep, BadLimitsNameTheSpecOrTheFlag) {
   expect_one_error(run({"sweep", "spec.yaml", "--out", "out"}), {"spec.yaml:4:", "limits.memory", "64MiB"});
   write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1]\n");
   expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--timeout", "0"}), {"--timeout 0"});
+  // A bare number is ns; the message says so (it only said "at least 1 s" to a 60).
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--timeout", "60"}), {"a number without a unit is in ns"});
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+// A product key given twice is named as such, with its line (it was blamed on "two keys
+// set one setting" with no line); a run name too long for a directory is refused before
+// anything runs (a 300-character one passed --dry-run and failed each run). Found by a user
+// trial.
+TEST_F(Sweep, ARepeatedProductKeyAndAnOverlongRunNameAreBadInput) {
+  write("spec.yaml", "base: base.yaml\nproduct:\n  sim.seed: [1, 2]\n  sim.seed: [3]\n");
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--dry-run"}),
+                   {"spec.yaml:4: product.sim.seed: key given twice in one map"});
+  write("spec.yaml", "base: base.yaml\nruns:\n  - {name: " + std::string(300, 'n') + ", set: [sim.seed=1]}\n");
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--dry-run"}), {"300 characters: at most 200"});
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 

@@ -7,7 +7,8 @@ that draws on a matplotlib Axes of your own and returns it:
                                 log scale, points where the app completed nothing left out
   vc_bars(sweep)                bytes per VC summed over every PCIe link direction, per point
                                 (TCs reach VCs through the config's TC/VC map; a root
-                                complex's memory port, whose entries are per TC, is left out)
+                                complex's memory port, eight VCs of one TC each whatever the
+                                links' VCs, is left out)
   link_heatmap(sweep)           utilisation of every link direction (columns) at every point (rows)
 """
 import os
@@ -91,8 +92,8 @@ MEMORY_PORT = ("to_memory", "from_memory")  # results.json links[].direction of 
 
 
 def vc_bars(sweep, ax=None):
-    """A memory port carries each TC on its own entry (8, whatever the links' VCs): summed with
-    the links it drew a "VC3" on 2-VC links and took its bytes from VC1."""
+    """A memory port has eight VCs, one TC each, whatever the links' VCs: summed with the
+    links it drew a "VC3" on 2-VC links and took its bytes from VC1."""
     vcs = sweep.link_vcs[(sweep.link_vcs.status == "ok") & ~sweep.link_vcs.direction.isin(MEMORY_PORT)]
     table = vcs.groupby(["run", "vc"]).vc_bytes.sum().unstack("vc").fillna(0) / 1e6
     table = table.loc[:, (table != 0).any()]

@@ -225,6 +225,12 @@ void resolve_workloads(YAML::Node root, const std::string& base_dir, const std::
     const YAML::Node app = c["apps"][i];
     if (!app.IsMap() || !app["workload"]) continue;
     const Reader r(app, "apps[" + std::to_string(i) + "]", path);
+    // A workload sets a copy_exec app's keys; merged into another kind, its keys were
+    // reported as unknown to it (`apps[0].h2d_bytes: unknown key`; a user trial).
+    const YAML::Node type = app["type"];
+    const std::string kind = type && type.IsScalar() ? type.Scalar() : "copy_exec";
+    if (kind != "copy_exec")
+      r.fail("workload", "applies to copy_exec apps (it sets h2d_bytes, d2h_bytes and kernel_ns); this app is " + kind);
     const YAML::Node n = app["workload"];
     const std::string name = n.IsScalar() ? n.Scalar() : "";
     if (name.empty() || name.find_first_of("/\\") != std::string::npos)

@@ -251,3 +251,11 @@ TEST(ConfigErrors, LinkDefaultsMergeIntoALinksOwnMaps) {
   EXPECT_EQ(l.arb_up->vc.type, &kStrictPriorityType);
   EXPECT_EQ(l.arb_up->port.type, &kWeightedRoundRobinType);
 }
+
+// A workload on an app that is not copy_exec blamed the keys it merged in (`h2d_bytes:
+// unknown key`), not itself (found by a user trial).
+TEST(ConfigErrors, AWorkloadOnAnotherKindOfAppNamesItself) {
+  const std::string e = error_of(replace(kBase, "count: 2}", "count: 2, workload: sc}"));
+  EXPECT_EQ(e, "bad.yaml:10: apps[0].workload: applies to copy_exec apps (it sets h2d_bytes, d2h_bytes and "
+               "kernel_ns); this app is stream");
+}

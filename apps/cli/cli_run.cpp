@@ -10,7 +10,6 @@
 #include <sstream>
 #include <sys/resource.h>
 #include <unistd.h>
-#include <yaml-cpp/yaml.h>
 #include "apps/cli/cli.h"
 #include "apps/cli/output_dir.h"
 #include "apps/run/gtkw_writer.h"
@@ -33,9 +32,11 @@ std::vector<std::string> all_overrides(const RunArgs& a) {
   // key is refused (found by a user trial: --sim-time 20us -s sim.time_ns=50us ran 20 us).
   const auto once = [&](bool given, const std::string& flag, const std::string& key) {
     if (!given) return;
-    for (const std::string& s : a.overrides)
-      if (s.rfind(key + "=", 0) == 0)
+    for (const std::string& s : a.overrides) {
+      const std::string k = s.substr(0, s.find('='));  // the key itself, or a map above it (-s 'sim={...}')
+      if (k == key || key.rfind(k + ".", 0) == 0)
         throw ConfigError(flag + " and -s " + s + " both set " + key + ": give one");
+    }
   };
   once(!a.sim_time.empty(), "--sim-time", "sim.time_ns");
   once(a.seed.has_value(), "--seed", "sim.seed");
@@ -427,16 +428,6 @@ struct CheckedRun {
 // An override of a `platform.defaults` key that changes nothing: every element sets that key
 // itself. A resolved config (config.effective.yaml writes every key on every link) is such a
 // one: -s platform.defaults.link.width=8 on it ran x16 (found by a user trial).
-// The resolved config without its `platform.defaults` (the elements' own values are what runs).
-std::string elements_of(const Config& cfg) {
-  YAML::Node e = YAML::Clone(cfg.effective);
-  const YAML::Node& c = e;
-  if (c["platform"] && c["platform"].IsMap() && c["platform"]["defaults"]) e["platform"].remove("defaults");
-  YAML::Emitter out;
-  out << e;
-  return out.c_str();
-}
-
 std::vector<std::string> defaults_that_change_nothing(const RunArgs& a, const Scenario& s) {
   std::vector<std::string> out;
   const std::vector<std::string> all = all_overrides(a);
@@ -445,7 +436,7 @@ std::vector<std::string> defaults_that_change_nothing(const RunArgs& a, const Sc
     std::vector<std::string> without = all;
     without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
     try {
-      if (elements_of(load_scenario(a.config, without).config) == elements_of(s.config))
+      if (elements_yaml(load_scenario(a.config, without).config) == elements_yaml(s.config))
         out.push_back("-s " + all[i] + " changes nothing: every element it would reach sets that key itself (a "
                       "resolved config such as config.effective.yaml does); set the key on the elements");
     } catch (const ConfigError&) {  // without it the config is not valid: it does something

@@ -49,15 +49,24 @@ std::string joined(const std::vector<std::string>& v) {
 // setting an earlier one names in another spelling (platform.links.0.gen and
 // platform.links.rc0-sw0.gen in one product), so a column would show values never
 // simulated. Refused before anything runs.
+// The same where they differ only in platform.defaults keys that no element takes: a base
+// whose elements set every key themselves (a config.effective.yaml) made a sweep of
+// platform.defaults.link.width points that ran alike (found by a user trial).
 void refuse_points_that_run_alike(const SweepSpec& s, const std::vector<SweepPoint>& points) {
-  std::map<std::string, const SweepPoint*> first;
+  std::map<std::string, const SweepPoint*> first, first_elements;
   for (const SweepPoint& p : points) {
     const auto [it, fresh] = first.emplace(p.config_hash, &p);
-    if (fresh || it->second->run->varied == p.run->varied) continue;
-    throw ConfigError(s.file + ": runs " + it->second->run->id + " (" + joined(it->second->run->varied) + ") and " +
-                      p.run->id + " (" + joined(p.run->varied) +
-                      ") give one config: two keys set one setting (a list element by index and by name?), the "
-                      "later winning, so the summary would show values never simulated");
+    if (!fresh && it->second->run->varied != p.run->varied)
+      throw ConfigError(s.file + ": runs " + it->second->run->id + " (" + joined(it->second->run->varied) + ") and " +
+                        p.run->id + " (" + joined(p.run->varied) +
+                        ") give one config: two keys set one setting (a list element by index and by name?), the "
+                        "later winning, so the summary would show values never simulated");
+    const auto [e, new_elements] = first_elements.emplace(p.elements, &p);
+    if (!new_elements && e->second->run->varied != p.run->varied)
+      throw ConfigError(s.file + ": runs " + e->second->run->id + " (" + joined(e->second->run->varied) + ") and " +
+                        p.run->id + " (" + joined(p.run->varied) +
+                        ") run alike: they differ only in platform.defaults keys that no element takes (the base's "
+                        "elements set them themselves, as a config.effective.yaml does); vary the elements' keys");
   }
 }
 
@@ -88,7 +97,9 @@ std::vector<SweepPoint> make_points(const SweepSpec& s, const fs::path& out) {
     p.run = &r;
     p.dir = out / "runs" / r.id;
     try {
-      p.config_hash = config_hash(load_config(s.base, r.overrides));
+      const Config c = load_config(s.base, r.overrides);
+      p.config_hash = config_hash(c);
+      p.elements = fnv_hex(elements_yaml(c));
     } catch (const ConfigError& e) {
       throw ConfigError(s.file + ": run " + r.id + ": " + e.what());
     }

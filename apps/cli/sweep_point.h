@@ -16,6 +16,7 @@ struct SweepPoint {
   const SweepRun* run = nullptr;
   std::filesystem::path dir;        // DIR/runs/ID
   std::string config_hash, key;     // key: hash of config hash + simulator version
+  std::string elements;             // hash of what its elements run with (elements_yaml)
   std::string status = "pending";   // ok, failed, timeout, out_of_memory, stopped
   std::string detail;
 };

@@ -166,6 +166,9 @@ Config load_config_yaml(const std::string& text, const std::string& path, const 
 // FNV-1a hash in 16 hex digits: the identity of a run's input (results.json `config_hash`,
 // the key of a sweep point). Not a cryptographic hash: it tells configs apart, no more.
 std::string effective_yaml(const Config& cfg);
+// The same without `platform.defaults`: what the elements run with (two configs that differ
+// only in defaults no element takes run alike).
+std::string elements_yaml(const Config& cfg);
 std::string config_hash(const Config& cfg);
 
 }  // namespace arbsim

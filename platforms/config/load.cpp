@@ -345,6 +345,15 @@ std::string effective_yaml(const Config& cfg) {
   return std::string(e.c_str()) + "\n";
 }
 
+std::string elements_yaml(const Config& cfg) {
+  YAML::Node e = YAML::Clone(cfg.effective);
+  const YAML::Node& c = e;
+  if (c["platform"] && c["platform"].IsMap() && c["platform"]["defaults"]) e["platform"].remove("defaults");
+  YAML::Emitter out;
+  out << e;
+  return std::string(out.c_str()) + "\n";
+}
+
 std::string config_hash(const Config& cfg) {
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64-bit offset basis and prime
   for (const unsigned char c : effective_yaml(cfg)) h = (h ^ c) * 0x100000001b3ull;

@@ -83,16 +83,21 @@ class ExpansionCounter : public YAML::EventHandler {
   uint64_t total_ = 0;
 };
 
-// Takes a document's events and keeps nothing (the second document is only detected).
+// Takes a later document's events and keeps only whether it holds anything.
 struct NoEvents : YAML::EventHandler {
+  bool content = false;
   void OnDocumentStart(const YAML::Mark&) override {}
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { content = true; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override { content = true; }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    content = true;
+  }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    content = true;
+  }
   void OnMapEnd() override {}
 };
 
@@ -106,10 +111,12 @@ YAML::Node load_yaml_bounded(const std::string& text, const std::string& where) 
     parser.HandleNextDocument(counter);
     // YAML::Load reads the first document only: a second one (after `---`) was dropped
     // unread, its keys and its errors alike (found by a user trial).
-    NoEvents none;
-    if (parser.HandleNextDocument(none))
-      throw ConfigError(where + ": holds more than one YAML document (a `---` followed by more): one config or spec "
-                                "per file, or the rest would be ignored");
+    // An empty one (a bare `---` at the end, or one holding a comment only) drops nothing.
+    NoEvents rest;
+    while (parser.HandleNextDocument(rest))
+      if (rest.content)
+        throw ConfigError(where + ": holds more than one YAML document (a `---` followed by more): one config or "
+                                  "spec per file, or the rest would be ignored");
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     const std::string line = e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) : "";

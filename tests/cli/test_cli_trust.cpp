@@ -290,6 +290,8 @@ TEST_F(Cli, AShorthandAndAnOverrideOfOneKeyAreRefused) {
                    {"--sim-time and -s sim.time_ns=50us both set sim.time_ns"});
   expect_one_error(run({"run", cfg, "--out", "o", "-s", "sim.seed=7", "--seed", "5"}),
                    {"--seed and -s sim.seed=7 both set sim.seed"});
+  expect_one_error(run({"validate", cfg, "--fidelity", "flow", "-s", "sim={fidelity: packet}"}),
+                   {"--fidelity and -s sim={fidelity: packet} both set sim.fidelity"});
   EXPECT_FALSE(fs::exists(dir_ / "o"));
 }
 

@@ -201,6 +201,20 @@ TEST_F(Sweep, BadLimitsNameTheSpecOrTheFlag) {
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
+// Points that differ only in a platform.defaults key no element takes run alike: on a base
+// whose links set their width themselves (as a config.effective.yaml does), a sweep of
+// platform.defaults.link.width gave identical points under different hashes (found by a
+// user trial). Refused before anything runs.
+TEST_F(Sweep, PointsDifferingOnlyInDefaultsNoElementTakesAreRefused) {
+  write("own.yaml", "platform:\n  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+                    "  links: [{up: rc0, down: gpu0, width: 16}]\n"
+                    "apps: [{name: s, type: stream, gpu: gpu0, size: {fixed: 4KiB}, count: 1}]\n");
+  write("spec.yaml", "base: own.yaml\nproduct:\n  platform.defaults.link.width: [4, 8]\n");
+  expect_one_error(run({"sweep", "spec.yaml", "--out", "out", "--dry-run"}),
+                   {"run alike: they differ only in platform.defaults keys that no element takes"});
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 // A product key given twice is named as such, with its line (it was blamed on "two keys
 // set one setting" with no line); a run name too long for a directory is refused before
 // anything runs (a 300-character one passed --dry-run and failed each run). Found by a user

@@ -212,6 +212,8 @@ TEST(ConfigErrors, ASecondYamlDocumentIsRefused) {
             "bad.yaml: holds more than one YAML document (a `---` followed by more): one config or spec per file, "
             "or the rest would be ignored");
   EXPECT_EQ(error_of("---\n" + kBase + "...\n"), "");  // one document, with its markers
+  EXPECT_EQ(error_of(kBase + "---\n"), "");               // an empty second one drops nothing
+  EXPECT_EQ(error_of(kBase + "--- # end\n"), "");
 }
 
 // An override sets what its path names only: through an alias (`size: *s`), setting app a's

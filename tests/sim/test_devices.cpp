@@ -74,6 +74,16 @@ TEST(Devices, NvmeSmallIosAreBoundByItsBandwidth) {
   EXPECT_GE(o.results["makespan_ns"].get<double>(), 2000 * 512 / 1.0 - 512);  // the last TLP's slot ends the run
 }
 
+// The same mixing reads and writes, in the flow fidelity: a read (the drive's MRds) behind a
+// read is paced too, which holds the engine; issued early, its pace overlapped a write's and
+// the drive moved 16 Gb/s (a user re-trial).
+TEST(Devices, NvmeSmallMixedIosAreBoundByItsBandwidthInTheFlowFidelity) {
+  SimOutcome o = run_yaml(platform_with("{name: dev, type: nvme, bandwidth: 1GB/s, io_bytes: 512, queue_depth: 32, "
+                                        "access_latency_ns: 1us, ios: 4000, read_fraction: 0.5}") +
+                          "sim: {fidelity: flow}\n");
+  EXPECT_NEAR(gbps(device(o, "dev")), 8.0, 0.01 * 8.0);
+}
+
 // A NIC receiving at half of 100 Gb/s: the fabric keeps up, so it writes host memory at the
 // offered 50 Gb/s and each packet takes only its path (under 2 us).
 TEST(Devices, NicBelowTheLinkRateDeliversTheOfferedLoad) {

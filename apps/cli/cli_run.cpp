@@ -113,12 +113,13 @@ void print_summary(const ordered_json& r, const fs::path& out) {
     std::printf("%-16s %12.3f %12.3f %12.3f %12.3f\n", g["name"].get<std::string>().c_str(),
                 g["copy_ns"].get<double>() / 1e3, g["compute_ns"].get<double>() / 1e3,
                 g["stalled_ns"].get<double>() / 1e3, g["idle_ns"].get<double>() / 1e3);
-  // Every direction that carried a TLP or stalled for credits: one carrying read requests
-  // only (no payload) can be the bottleneck (it was left out: a credit stall of 99 % of a run
-  // on an upward direction did not show).
+  // Every direction that carried bytes (the flow fidelity counts no TLPs) or a TLP, or
+  // stalled for credits: one carrying read requests only (no payload) can be the bottleneck
+  // (it was left out: a credit stall of 99 % of a run on an upward direction did not show).
   std::printf("\n%-22s %-11s %8s %16s\n", "link", "direction", "util", "credit stall us");
   for (const auto& l : r["links"])
-    if (l["tlps"].get<unsigned long long>() > 0 || l["credit_stall_ns"].get<double>() > 0)
+    if (l["bytes"].get<unsigned long long>() > 0 || l["wire_bytes"].get<unsigned long long>() > 0 ||
+        l["tlps"].get<unsigned long long>() > 0 || l["credit_stall_ns"].get<double>() > 0)
       std::printf("%-22s %-11s %7.1f%% %16.3f\n", l["name"].get<std::string>().c_str(),
                   l["direction"].get<std::string>().c_str(), 100 * l["utilization"].get<double>(),
                   l["credit_stall_ns"].get<double>() / 1e3);

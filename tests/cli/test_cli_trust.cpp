@@ -609,6 +609,10 @@ TEST_F(Cli, ThePrintedLinksIncludeADirectionOfRequestsOnly) {
   ASSERT_EQ(up["bytes"], 0);
   ASSERT_GT(up["credit_stall_ns"].get<double>(), 0);
   EXPECT_NE(r.out.find("rc0-gpu0               up"), std::string::npos) << r.out;
+  // The flow fidelity counts no TLPs: its links are listed by their bytes (none showed).
+  const Result f = run({"run", cfg, "--out", "f", "--fidelity", "flow"});
+  ASSERT_EQ(f.code, 0) << f.err;
+  EXPECT_NE(f.out.find("rc0-gpu0               down"), std::string::npos) << f.out;
 }
 
 // A job with no copy in starts with its kernel: first_issue_ns read 0.0 (a placeholder) for a

@@ -49,7 +49,10 @@ std::vector<Placement> FirstFitScheduler::schedule(double now, const std::vector
       if (idle < 0) continue;
       std::vector<int> sizes;  // this job and those after it that wait too
       for (std::size_t i = k; i < waiting.size(); ++i) sizes.push_back(waiting[i]->slices);
-      c.reconfigure(idle, partition_for(sizes, c.slices_per_gpu()), now, p_.reconfig_s);
+      // This job's size is kept: smallest first left a 7g out, and with reconfig_s > 0 it came
+      // back to re-split the GPU before the jobs the split was for could start, for ever (a
+      // 14-job trace on one GPU spun at 1 s steps; found by a user trial).
+      c.reconfigure(idle, partition_for(sizes, c.slices_per_gpu(), true), now, p_.reconfig_s);
       g = first_with(c, j.slices, now);
       if (g < 0) continue;  // reconfiguring: placed on a later activation
     }

@@ -62,10 +62,22 @@ class Run {
     const double t = next_event();
     if (t == kNever) throw std::runtime_error("jobs wait with nothing running: the scheduler cannot place them");
     now_ = t;
+    const std::size_t before = next_ + results_.size() + finished_;
     finish_due();
     while (next_ < jobs_.size() && jobs_[next_].arrival_s <= now_) waiting_.push_back(&jobs_[next_++]);
     place();
     rates();
+    check_progress(before != next_ + results_.size() + finished_);  // arrivals, starts, ends
+  }
+
+  // A scheduler that re-splits without ever placing (a cycle of its rules) would step for
+  // ever: a few steps per GPU and waiting job with no arrival, start or end is one.
+  void check_progress(bool moved) {
+    idle_steps_ = moved ? 0 : idle_steps_ + 1;
+    if (idle_steps_ > 4 * (waiting_.size() + static_cast<std::size_t>(cluster_.gpu_count())) + 16)
+      throw std::runtime_error("scheduler " + std::string(sched_->name()) + " makes no progress at " +
+                               std::to_string(now_) + " s: " + std::to_string(waiting_.size()) +
+                               " jobs wait, re-splits place none of them (a cycle of its rules)");
   }
 
   // Jobs whose end is now.
@@ -78,6 +90,7 @@ class Run {
       r.end_s = now_;
       dirty_.insert(r.gpu);
       live_.erase(id);
+      ++finished_;
     }
   }
 
@@ -134,6 +147,7 @@ class Run {
   std::unique_ptr<MigScheduler> sched_;
   std::size_t next_ = 0;
   double now_ = 0;
+  std::size_t finished_ = 0, idle_steps_ = 0;
   std::vector<const MigJob*> waiting_;
   std::map<int, Live> live_;
   std::set<std::pair<double, int>> ends_;  // (end at the current rates, job id)

@@ -44,11 +44,16 @@ std::unique_ptr<MigScheduler> make_mig_scheduler(const std::string& name, const 
   throw std::invalid_argument("unknown MIG scheduler '" + name + "' (known: " + known + ")");
 }
 
-std::vector<int> partition_for(const std::vector<int>& sizes, int slices) {
+std::vector<int> partition_for(const std::vector<int>& sizes, int slices, bool keep_first) {
   std::vector<int> want = sizes;
-  std::stable_sort(want.begin(), want.end());
   std::vector<int> out;
   int used = 0;
+  if (keep_first && !want.empty() && want.front() <= slices && mig_size_offered(want.front(), slices)) {
+    out.push_back(want.front());
+    used = want.front();
+    want.erase(want.begin());
+  }
+  std::stable_sort(want.begin(), want.end());
   for (const int s : want) {
     if (used + s > slices || !mig_size_offered(s, slices)) continue;
     out.push_back(s);

@@ -50,7 +50,8 @@ std::vector<std::string> mig_scheduler_names();  // in registration order
 
 // The split of an idle GPU that lets most of `sizes` (the instance sizes waiting jobs asked
 // for, in arrival order) run at once: smallest first while they fit, the rest as 1g
-// instances (§4.2 stage 2).
-std::vector<int> partition_for(const std::vector<int>& sizes, int slices);
+// instances (§4.2 stage 2). `keep_first`: the first size is in it whatever the others (the
+// job a GPU was marked for).
+std::vector<int> partition_for(const std::vector<int>& sizes, int slices, bool keep_first = false);
 
 }  // namespace arbsim::jobs

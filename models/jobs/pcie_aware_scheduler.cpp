@@ -1,6 +1,8 @@
 #include "models/jobs/pcie_aware_scheduler.h"
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace arbsim::jobs {
@@ -13,7 +15,15 @@ std::vector<Placement> PcieAwareScheduler::schedule(double now, const std::vecto
   // takes an instance, so it never lets a job skipped earlier in the round in; a re-split
   // (a GPU marked in the round and idle) may.
   reconfigure_marked(now, waiting, c);
+  // Every re-split keeps the size the GPU was marked for, so its job fits the next round and
+  // the rounds end. Bounded all the same: a cycle of marks and re-splits would spin for ever
+  // (one did, before the marked size was kept: `jobs` hung on a 1g, a 7g and a 2g job).
+  const std::size_t most_rounds = 4 * (waiting.size() + static_cast<std::size_t>(c.gpu_count())) + 4;
+  std::size_t rounds = 0;
   for (bool again = true; again;) {
+    if (++rounds > most_rounds)
+      throw std::logic_error("pcie_aware scheduler: marks and re-splits at " + std::to_string(now) +
+                             " s do not settle (a cycle of the scheduler's rules)");
     refused_.clear();
     for (const MigJob* j : waiting) {
       Placement p;
@@ -28,7 +38,10 @@ std::vector<Placement> PcieAwareScheduler::schedule(double now, const std::vecto
   return out;
 }
 
-// Stage 2: an idle marked GPU is re-split for the jobs that wait for a size (in arrival order).
+// Stage 2: an idle marked GPU is re-split for the jobs that wait for a size (in arrival order),
+// keeping the size of the first: the GPU was marked for it (§4.2). Smallest first alone left a
+// 7g out of [2, 1, 1, 1, 1, 1], the next round marked the GPU for it again, and the marked
+// GPU turned the 2g away (principle 2): the rounds never ended (found by a user trial).
 bool PcieAwareScheduler::reconfigure_marked(double now, const std::vector<const MigJob*>& waiting, MigCluster& c) {
   std::vector<int> sizes;
   for (const MigJob* j : waiting)
@@ -36,7 +49,7 @@ bool PcieAwareScheduler::reconfigure_marked(double now, const std::vector<const 
   if (sizes.empty()) return false;
   for (int g = 0; g < c.gpu_count(); ++g)
     if (c.gpu(g).marked && c.idle(g) && c.ready(g, now)) {
-      c.reconfigure(g, partition_for(sizes, c.slices_per_gpu()), now, p_.reconfig_s);
+      c.reconfigure(g, partition_for(sizes, c.slices_per_gpu(), true), now, p_.reconfig_s);
       return true;  // one GPU per round: the next round sees what it made
     }
   return false;
@@ -47,10 +60,14 @@ void PcieAwareScheduler::mark_earliest(double now, MigCluster& c) const {
   int best = -1;
   double best_end = 0;
   for (int g = 0; g < c.gpu_count(); ++g) {
+    // Not one being re-split: it is being split for the jobs it was marked for, and marked
+    // again it was re-split for others the moment it was ready, before they could start, for
+    // ever (reconfig_s > 0; found by a user trial's traces).
+    if (!c.ready(g, now)) continue;
     const double end = c.gpu_end(g, now);
     if (best < 0 || end < best_end) best = g, best_end = end;
   }
-  c.mark(best, true);
+  if (best >= 0) c.mark(best, true);
 }
 
 double PcieAwareScheduler::next_decision_s(double now, const std::vector<const MigJob*>& waiting) const {

@@ -152,14 +152,16 @@ std::set<std::pair<int, int>> engines_of(const Scenario& s, const AppCfg& a) {
 // 8,225 us as the lower's share fell 50 -> 1 %, with nothing said; found by a user trial).
 void paced_copies_hold_their_engine(const Scenario& s, std::vector<FidelityNote>& notes) {
   const std::vector<AppCfg>& apps = s.config.apps;
+  std::vector<std::set<std::pair<int, int>>> engines;  // each app's, once
+  for (const AppCfg& a : apps) engines.push_back(engines_of(s, a));
   for (std::size_t k = 0; k < apps.size(); ++k) {
     if (!paced(s, apps[k])) continue;
-    const std::set<std::pair<int, int>> mine = engines_of(s, apps[k]);
+    const std::set<std::pair<int, int>>& mine = engines[k];
     std::vector<uint32_t> flows{static_cast<uint32_t>(k + 1)};
     std::string others;
     for (std::size_t o = 0; o < apps.size(); ++o) {
       if (o == k) continue;
-      const std::set<std::pair<int, int>> theirs = engines_of(s, apps[o]);
+      const std::set<std::pair<int, int>>& theirs = engines[o];
       if (std::none_of(theirs.begin(), theirs.end(), [&](const auto& e) { return mine.count(e) > 0; })) continue;
       flows.push_back(static_cast<uint32_t>(o + 1));
       others += (others.empty() ? "" : ", ") + apps[o].name;

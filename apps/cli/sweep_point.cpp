@@ -54,19 +54,21 @@ std::string joined(const std::vector<std::string>& v) {
 // platform.defaults.link.width points that ran alike (found by a user trial).
 void refuse_points_that_run_alike(const SweepSpec& s, const std::vector<SweepPoint>& points) {
   std::map<std::string, const SweepPoint*> first, first_elements;
-  for (const SweepPoint& p : points) {
-    const auto [it, fresh] = first.emplace(p.config_hash, &p);
+  // The first point with `key` in `seen`; a later one with other parameters is refused, `why`.
+  const auto once = [&](std::map<std::string, const SweepPoint*>& seen, const std::string& key, const SweepPoint& p,
+                        const char* why) {
+    const auto [it, fresh] = seen.emplace(key, &p);
     if (!fresh && it->second->run->varied != p.run->varied)
       throw ConfigError(s.file + ": runs " + it->second->run->id + " (" + joined(it->second->run->varied) + ") and " +
-                        p.run->id + " (" + joined(p.run->varied) +
-                        ") give one config: two keys set one setting (a list element by index and by name?), the "
-                        "later winning, so the summary would show values never simulated");
-    const auto [e, new_elements] = first_elements.emplace(p.elements, &p);
-    if (!new_elements && e->second->run->varied != p.run->varied)
-      throw ConfigError(s.file + ": runs " + e->second->run->id + " (" + joined(e->second->run->varied) + ") and " +
-                        p.run->id + " (" + joined(p.run->varied) +
-                        ") run alike: they differ only in platform.defaults keys that no element takes (the base's "
-                        "elements set them themselves, as a config.effective.yaml does); vary the elements' keys");
+                        p.run->id + " (" + joined(p.run->varied) + ") " + why);
+  };
+  for (const SweepPoint& p : points) {
+    once(first, p.config_hash, p,
+         "give one config: two keys set one setting (a list element by index and by name?), the later winning, so "
+         "the summary would show values never simulated");
+    once(first_elements, p.elements, p,
+         "run alike: they differ only in platform.defaults keys that no element takes (the base's elements set "
+         "them themselves, as a config.effective.yaml does); vary the elements' keys");
   }
 }
 

@@ -55,7 +55,10 @@ struct Command {
 
 const std::map<std::string, Command> kCommands = {
     {"run", {"pcie-arbsim run CONFIG [options]: simulate CONFIG. DIR defaults to runs/<config name>.", "CONFIG"}},
-    {"validate", {"pcie-arbsim validate CONFIG [options]: check CONFIG, print it resolved; exit 2 on error.", "CONFIG"}},
+    {"validate",
+     {"pcie-arbsim validate CONFIG [options]: check CONFIG, and the run options given as `run` would (they are\n"
+      "checked, not carried out: nothing is written), and print CONFIG resolved; exit 2 on error.",
+      "CONFIG"}},
     {"predict",
      {"pcie-arbsim predict CONFIG [options]: predicted timelines of CONFIG's batch apps (seed 002) for each\n"
       "method, and the EDF check of those with a period; with --out, also DIR/predict.json.",
@@ -99,7 +102,7 @@ void add_run_options(po::options_description& o) {
       ("arbiter-impl", po::value<std::string>(),
        "cpp|rtl: arbiters in C++ or as co-simulated Verilog (platform.arbiter_impl, docs/cosim.md)")
       ("fidelity", po::value<std::string>(),
-       "packet|flow: TLP-level, or fluid flows with max-min fair rates (sim.fidelity, docs/architecture.md)");
+       "packet|flow: TLP-level, or fluid flows at the rates each egress's arbitration gives them (sim.fidelity, docs/architecture.md)");
 }
 
 po::options_description options_of(const std::string& cmd) {

@@ -95,6 +95,8 @@ class FlowFabric : public sc_core::sc_module {
   static double bytes_per_unit(const Moving& m);
   void wake();     // SC_METHOD: flows that have sent their data
   void deliver();  // SC_METHOD: copies whose fixed latency has passed
+  void release_engines();  // SC_METHOD: reads whose last request is due now (release_lag_ns)
+  double release_lag_ns(const Moving& m, double rate) const;
   void schedule();
   // SC_METHOD, a delta cycle after starts and ends (and called after a remap): the rates
   // are recomputed once for all of them (flow_scheduler.h), the fidelity watch looks, the
@@ -124,14 +126,15 @@ class FlowFabric : public sc_core::sc_module {
   std::unordered_map<uint64_t, int> flow_of_transfer_;  // the moving copies' scheduler ids
   std::set<uint32_t> unsettled_flows_;
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order
-  sc_core::sc_event wake_event_, due_event_, settle_event_;
+  std::multimap<uint64_t, std::function<void()>> releasing_;  // engines' sent(), by time (ps)
+  sc_core::sc_event wake_event_, due_event_, settle_event_, release_event_;
   ProgressGuard wake_guard_, deliver_guard_;
 };
 
 // One copy engine in the flow-level mode: commands in order; the next starts when the
-// current one's data has been sent (a write) or its last request issued (a read: when only
-// its tag window is still to come), as a DMA engine starts the next when it has issued the
-// last request (models/pcie/dma_engine.h).
+// current one's data has been sent (a write) or its last request issued (a read: when the
+// data a tag window before its end have arrived, FlowFabric::release_lag_ns), as a DMA engine
+// starts the next when it has issued the last request (models/pcie/dma_engine.h).
 //
 // Reads from one completer: it serves requests in order, so a read's data follows the data
 // of the engine's earlier reads from it. Such a read starts its fluid when the earlier one's

@@ -120,7 +120,7 @@ struct DriverCfg {
   ShareControlCfg share_control;
 };
 
-// How the fabric is simulated: TLP by TLP, or as fluid flows with max-min fair rates
+// How the fabric is simulated: TLP by TLP, or as fluid flows at arbitrated rates
 // (docs/architecture.md, "Flow-level mode").
 enum class Fidelity { Packet, Flow };
 const char* to_string(Fidelity f);

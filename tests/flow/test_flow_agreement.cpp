@@ -203,6 +203,22 @@ TEST_F(FlowVsPacket, OneEngineIssuesASecondReadAndTakesTheWriteBehindIt) {
           {"p50_ns", "p99_ns", "max_ns", "last_done_ns"});
 }
 
+// A read longer than its tag window frees its engine when it issues its last request: when
+// the data of the request a window before it has arrived, not when the fluid has only that
+// window left to send (a round trip sooner). One engine with 16 tags (a window of 8 KiB)
+// alternating two 32-KiB reads and two writes: the writes started 540 ns early and every
+// copy took 9,420 ns against the packet model's 9,937 (5.2 % fast, with no note: a user
+// re-trial). Within 1 % now.
+TEST_F(FlowVsPacket, AReadHeldByItsTagsFreesItsEngineWhenTheWindowBeforeItsEndIsIn) {
+  const double worst = compare(
+      "platform:\n  mrrs: 512\n  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu, copy_engines: 1, "
+      "tags: 16}]\n  links: [{up: rc0, down: gpu0, gen: 3, width: 16}]\n"
+      "apps:\n  - {name: h, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 32KiB}, count: 10}\n"
+      "  - {name: d, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 32KiB}, count: 10, start_ns: 2000}\n",
+      {"p50_ns", "max_ns", "last_done_ns"});
+  EXPECT_LT(worst, 0.01);
+}
+
 // Reads of two completers (two sockets' memories) on one engine: the second one's data do
 // not follow the first one's, and the packet model overlaps them; the fluid ran them one
 // after the other: 29.2 against 36.7 us (a user trial). Within 3 % now.

@@ -85,6 +85,15 @@ std::vector<fs::path> gtkw_paths(const std::string& vcd) {
 
 // The summary a run prints (docs/results.md, "The printed summary"): the figures of
 // results.json in four tables, with the window they cover.
+// A figure for print, in `scale` units to three decimals, right-aligned in `width`; "-" for a
+// null one (nothing to take it of: docs/results.md).
+std::string cell(const ordered_json& v, double scale, int width) {
+  char s[64];
+  if (v.is_null()) std::snprintf(s, sizeof s, "%*s", width, "-");
+  else std::snprintf(s, sizeof s, "%*.3f", width, v.get<double>() / scale);
+  return s;
+}
+
 void print_summary(const ordered_json& r, const fs::path& out) {
   std::printf("pcie-arbsim: %s, simulated %.3f us, makespan %.3f us, %llu TLP hops%s\n",
               r["platform"].get<std::string>().c_str(), r["sim_time_ns"].get<double>() / 1e3,
@@ -95,18 +104,19 @@ void print_summary(const ordered_json& r, const fs::path& out) {
                 r["statistics_window"]["from_ns"].get<double>() / 1e3, r["statistics_window"]["to_ns"].get<double>() / 1e3);
   std::printf("\n%-16s %-8s %14s %6s %10s %12s %12s\n", "app", "gpu", "bytes", "iters", "Gb/s", "p50 us", "p99 us");
   for (const auto& a : r["apps"])
-    std::printf("%-16s %-8s %14llu %6llu %10.3f %12.3f %12.3f\n", a["name"].get<std::string>().c_str(),
+    std::printf("%-16s %-8s %14llu %6llu %s %s %s\n", a["name"].get<std::string>().c_str(),
                 a["gpu"].get<std::string>().c_str(), a["bytes"].get<unsigned long long>(),
-                a["iterations"].get<unsigned long long>(), a["throughput_gbps"].get<double>(),
-                a["p50_ns"].get<double>() / 1e3, a["p99_ns"].get<double>() / 1e3);
+                a["iterations"].get<unsigned long long>(), cell(a["throughput_gbps"], 1, 10).c_str(),
+                cell(a["p50_ns"], 1e3, 12).c_str(), cell(a["p99_ns"], 1e3, 12).c_str());
   if (r.contains("devices")) {
     std::printf("\n%-16s %-8s %14s %14s %10s %10s %12s %12s\n", "device", "type", "bytes to host", "from host",
                 "ops", "Gb/s", "p50 us", "p99 us");
     for (const auto& d : r["devices"])
-      std::printf("%-16s %-8s %14llu %14llu %10llu %10.3f %12.3f %12.3f\n", d["name"].get<std::string>().c_str(),
+      std::printf("%-16s %-8s %14llu %14llu %10llu %s %s %s\n", d["name"].get<std::string>().c_str(),
                   d["type"].get<std::string>().c_str(), d["bytes_to_host"].get<unsigned long long>(),
                   d["bytes_from_host"].get<unsigned long long>(), d["operations"].get<unsigned long long>(),
-                  d["throughput_gbps"].get<double>(), d["p50_ns"].get<double>() / 1e3, d["p99_ns"].get<double>() / 1e3);
+                  cell(d["throughput_gbps"], 1, 10).c_str(), cell(d["p50_ns"], 1e3, 12).c_str(),
+                  cell(d["p99_ns"], 1e3, 12).c_str());
   }
   std::printf("\n%-16s %12s %12s %12s %12s\n", "gpu", "copy us", "compute us", "stalled us", "idle us");
   for (const auto& g : r["gpus"])

@@ -19,7 +19,8 @@ std::string csv_field(const std::string& v) {
   return q + "\"";
 }
 
-std::string json_text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+// null (a figure with no value: docs/results.md) is an empty field, as a missing one.
+std::string json_text(const nlohmann::json& v) { return v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump(); }
 
 using Json = nlohmann::ordered_json;  // keeps results.json's field order for the columns
 using Cols = std::vector<std::pair<std::string, std::string>>;

@@ -16,6 +16,11 @@ namespace {
 // Rounded to 1 ps so the file reads well and stays deterministic.
 double r3(double v) { return std::round(v * 1000.0) / 1000.0; }
 double ns(const sc_core::sc_time& t) { return r3(t.to_seconds() * 1e9); }
+// A figure that has no value (no latency to take a percentile of, nothing issued or done) is
+// null, not 0: a 0.0 read as a latency or a time (docs/results.md).
+ordered_json or_null(bool has, double v) { return has ? ordered_json(r3(v)) : ordered_json(); }
+// The nearest-rank percentile q of `v`, null when it is empty.
+ordered_json percentile_json(const std::vector<double>& v, double q) { return or_null(!v.empty(), percentile(v, q)); }
 
 // A batch app's first batch: each stream's predicted and measured copy and stream end
 // (seed 002 Table 2 compares these), relative to the batch start; and its program's first
@@ -97,8 +102,8 @@ ordered_json periodic_json(const PeriodicApp& t, double end_ns) {
   j["jobs_unfinished"] = open.size();
   j["deadlines_met"] = met;
   j["deadlines_missed"] = t.jobs().size() - met + late;
-  j["response_p50_ns"] = r3(percentile(response, 0.50));
-  j["response_p99_ns"] = r3(percentile(response, 0.99));
+  j["response_p50_ns"] = percentile_json(response, 0.50);
+  j["response_p99_ns"] = percentile_json(response, 0.99);
   j["share_pct"] = r3(t.share_pct());
   j["series_truncated"] = t.jobs().size() > kMaxSeries;
   j["series"] = series;  // [release_ns, response_ns, share_pct] per job
@@ -146,10 +151,10 @@ ordered_json app_json(const App& a, const AppCfg& c, double end_ns) {
   j["bytes"] = s.bytes;
   j["transfers"] = s.transfers;
   j["iterations"] = s.iterations;
-  j["throughput_gbps"] = active_ns > 0 ? r3(s.bytes * 8.0 / active_ns) : 0.0;
-  j["p50_ns"] = r3(percentile(s.latencies_ns, 0.50));
-  j["p99_ns"] = r3(percentile(s.latencies_ns, 0.99));
-  j["max_ns"] = r3(s.latencies_ns.empty() ? 0 : *std::max_element(s.latencies_ns.begin(), s.latencies_ns.end()));
+  j["throughput_gbps"] = or_null(s.issued_any, active_ns > 0 ? s.bytes * 8.0 / active_ns : 0.0);
+  j["p50_ns"] = percentile_json(s.latencies_ns, 0.50);
+  j["p99_ns"] = percentile_json(s.latencies_ns, 0.99);
+  j["max_ns"] = percentile_json(s.latencies_ns, 1.0);
   j["latency_histogram"] = histogram_json(histogram_of(s.latencies_ns));
   if (c.timing.deadline_ns > 0) {
     j["deadline_ns"] = r3(c.timing.deadline_ns);
@@ -159,8 +164,8 @@ ordered_json app_json(const App& a, const AppCfg& c, double end_ns) {
   if (const auto* b = dynamic_cast<const BatchApp*>(&a)) j["batch"] = batch_json(*b, std::get<BatchParams>(c.params));
   if (const auto* m = dynamic_cast<const SpmdApp*>(&a)) j["spmd"] = spmd_json(*m);
   if (const auto* t = dynamic_cast<const PeriodicApp*>(&a)) j["periodic"] = periodic_json(*t, end_ns);
-  j["first_issue_ns"] = ns(s.first_issue);
-  j["last_done_ns"] = ns(s.last_done);
+  j["first_issue_ns"] = or_null(s.issued_any, s.first_issue.to_seconds() * 1e9);
+  j["last_done_ns"] = or_null(s.last_done > sc_core::SC_ZERO_TIME, s.last_done.to_seconds() * 1e9);
   return j;
 }
 
@@ -260,9 +265,9 @@ ordered_json device_json(const Device& d, const NodeCfg& n) {
           {"bytes_from_host", s.bytes_from_host},
           {"operations", s.operations},
           {"dropped", s.dropped},
-          {"throughput_gbps", active_ns > 0 ? r3(static_cast<double>(bytes) * 8.0 / active_ns) : 0.0},
-          {"p50_ns", r3(percentile(s.latencies_ns, 0.50))},
-          {"p99_ns", r3(percentile(s.latencies_ns, 0.99))},
+          {"throughput_gbps", or_null(s.issued_any, active_ns > 0 ? static_cast<double>(bytes) * 8.0 / active_ns : 0.0)},
+          {"p50_ns", percentile_json(s.latencies_ns, 0.50)},
+          {"p99_ns", percentile_json(s.latencies_ns, 0.99)},
           {"finished", d.finished()}};
 }
 
@@ -337,7 +342,7 @@ ordered_json collect_results_unwindowed(const System& p, const sc_core::sc_time&
   for (const auto& g : p.gpus()) makespan = std::max(makespan, g->last_activity());
   for (const auto& d : p.devices()) makespan = std::max(makespan, d->last_done_whole_run());
   ordered_json j;
-  j["schema"] = "pcie-arbsim.results/1";
+  j["schema"] = "pcie-arbsim.results/2";
   j["config_hash"] = config_hash(p.config());
   j["platform"] = p.config().platform.name;
   j["seed"] = p.config().sim.seed;

@@ -634,6 +634,28 @@ TEST_F(Cli, AKernelOnlyTaskIssuesWhenItsFirstKernelStarts) {
   EXPECT_DOUBLE_EQ(m["last_done_ns"].get<double>(), 510000.0);
 }
 
+// Figures with nothing to take them of were 0.0: an app that never started (start_ns past a
+// 50 us run) read a p50 of 0 ns, a first issue at 0 and a throughput of 0, as one that
+// started at 0 and moved nothing. Now null (printed "-"); an app that issued a 1 GiB copy
+// at 0 and finished nothing keeps its first issue (0.0) and a throughput of 0.0 (starved,
+// not idle), with null latencies and no last completion.
+TEST_F(Cli, FiguresWithNothingToTakeThemOfAreNull) {
+  const std::string cfg = write("n.yaml", small_config(
+      "  - {name: late, type: stream, gpu: gpu1, size: {fixed: 64KiB}, count: 3, start_ns: 100us}\n"
+      "  - {name: big, type: stream, gpu: gpu2, size: {fixed: 1GiB}, count: 1}\n", "sim: {time_ns: 50000}\n"));
+  const Result r = run({"run", cfg, "--out", "o"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json apps = json::parse(slurp(dir_ / "o" / "results.json"))["apps"];
+  for (const char* k : {"throughput_gbps", "p50_ns", "p99_ns", "max_ns", "first_issue_ns", "last_done_ns"})
+    EXPECT_TRUE(apps[0][k].is_null()) << k << ": " << apps[0][k];
+  EXPECT_EQ(apps[1]["first_issue_ns"], 0.0);
+  EXPECT_EQ(apps[1]["throughput_gbps"], 0.0);
+  for (const char* k : {"p50_ns", "p99_ns", "max_ns", "last_done_ns"})
+    EXPECT_TRUE(apps[1][k].is_null()) << k << ": " << apps[1][k];
+  EXPECT_NE(r.out.find("late             gpu1                  0      0          -            -            -"),
+            std::string::npos) << r.out;
+}
+
 // A root complex's memory port returns each TC on its own VC; where two TCs then share a VC
 // of a root port, the higher goes first whatever the arbiters: TC1 and TC3 reads to gpu2 and
 // gpu3 (both under sw1) on links of 2 VCs ran one at a time under "round robin" (80.4 and

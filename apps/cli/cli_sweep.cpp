@@ -88,7 +88,7 @@ std::string where_it_runs(const SweepArgs& a, int jobs, const SlurmOptions& o) {
 // --dry-run: what the sweep would do, one line per point: its id, "complete" (its results
 // are there for this config and version) or "to run", its varied overrides, its command.
 int dry_run(const std::string& exe, const SweepArgs& a, const SweepSpec& s, const std::vector<SweepPoint>& points,
-            const fs::path& out, const std::string& how, const SweepLimits& lim) {
+            const fs::path& out, const std::string& how, const SweepLimits& lim, const SlurmOptions& slurm) {
   std::vector<bool> done_at;
   for (const SweepPoint& p : points) done_at.push_back(point_complete(p));
   const auto done = static_cast<std::size_t>(std::count(done_at.begin(), done_at.end(), true));
@@ -103,6 +103,10 @@ int dry_run(const std::string& exe, const SweepArgs& a, const SweepSpec& s, cons
     std::cout << p.run->id << "  " << (done_at[i] ? "complete" : "to run  ") << "  " << varied << "\n    "
               << sweep_command(exe, s, *p.run, p.dir.string()) << "\n";
   }
+  // The array as it would be submitted (arrays of an earlier sweep of DIR still queued are
+  // followed first, and their points then left out: not known without squeue).
+  if (a.backend == "slurm" && done < points.size())
+    std::cout << "would submit: " << SlurmBackend(exe, s, lim, slurm, out).sbatch_line(points.size() - done) << "\n";
   return kExitOk;
 }
 
@@ -143,7 +147,7 @@ int cmd_sweep(const SweepArgs& a) {
   }
   const std::string exe = fs::read_symlink("/proc/self/exe").string();
   const std::string how = where_it_runs(a, jobs, slurm);
-  if (a.dry_run) return dry_run(exe, a, s, points, out, how, lim);
+  if (a.dry_run) return dry_run(exe, a, s, points, out, how, lim, slurm);
   if (a.backend == "slurm" && !SlurmBackend::missing_commands().empty()) {
     std::cerr << "error: --backend slurm: " << SlurmBackend::missing_commands()
               << " not found on PATH (run where the Slurm client commands are)\n";

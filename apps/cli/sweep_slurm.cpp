@@ -125,6 +125,15 @@ std::vector<std::string> SlurmBackend::sbatch_argv(std::size_t tasks, int round)
   return v;
 }
 
+std::string SlurmBackend::sbatch_line(std::size_t points) const {
+  const std::size_t tasks = (points + opt_.points_per_task - 1) / opt_.points_per_task;
+  std::vector<std::string> argv = sbatch_argv(tasks, 1);
+  argv.push_back((dir_ / "task-1.sh").string());
+  std::string line;
+  for (const std::string& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
+  return line;
+}
+
 // Writes this round's manifest and task script and submits the array; returns the job id,
 // or "" with every point of `todo` failed and the reason in its detail.
 std::string SlurmBackend::submit(const std::vector<SweepPoint*>& todo) {

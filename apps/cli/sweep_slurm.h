@@ -29,6 +29,10 @@ class SlurmBackend {
   // when a signal stopped the sweep (the array is cancelled; its points are "stopped").
   bool run(const std::vector<SweepPoint*>& todo, SweepProgress& progress);
 
+  // The sbatch command that would submit `points` points now (--dry-run shows it): the first
+  // round's array, limits and options, its task script by name.
+  std::string sbatch_line(std::size_t points) const;
+
  private:
   struct Job {
     std::string id;

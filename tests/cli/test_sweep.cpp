@@ -287,6 +287,11 @@ TEST_F(Sweep, SlurmDryRunDescribesTheArray) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("3 to run, as a Slurm array, 2 points per task, 4 tasks at a time, partition short"),
             std::string::npos) << r.out;
+  // And the sbatch command: 3 points at 2 a task are tasks 0-1, 4 at a time; each task's
+  // wall time is its 2 points at the 1 h limit each, plus a minute (121 min).
+  EXPECT_NE(r.out.find("would submit: sbatch --parsable '--array=0-1%4' --ntasks=1 --job-name=arbsim-spec --time=121"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--partition=short "), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 

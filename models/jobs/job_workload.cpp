@@ -124,6 +124,9 @@ std::vector<MigJob> read_job_trace(std::istream& in, const std::vector<JobKind>&
     out.push_back(of_kind(*k, static_cast<int>(out.size()), arrival, static_cast<int>(slices), work));
   }
   if (!header) throw std::invalid_argument("the trace is empty: no header arrival_s,kind,slices,work");
+  // A generator needs count >= 1; so does a trace: with no job every figure (JCT, makespan,
+  // the Eq. 2-3 error) read 0, a run of nothing that looked like a result.
+  if (out.empty()) throw std::invalid_argument("the trace has no jobs: nothing after the header");
   return out;
 }
 

@@ -159,6 +159,14 @@ T Reader::convert(const std::string& key, const YAML::Node& v) const {
       if (leading_zero(v.Scalar()))
         fail(key, "expected an integer in decimal digits (no leading zero, no 0x), got " + scalar_text(v));
       if (!decimal_integer(v)) throw YAML::Exception(YAML::Mark(), "");
+    } else if constexpr (std::is_same_v<T, bool>) {
+      // YAML 1.2's true and false only: yaml-cpp also reads YAML 1.1's yes/no/on/off/y/n,
+      // which a list of names or a typo can hit unseen (`ecrc: yes` was on, `ecrc: 1` an
+      // error), so they are refused with the rest.
+      static const std::set<std::string> kTrue = {"true", "True", "TRUE"}, kFalse = {"false", "False", "FALSE"};
+      if (kTrue.count(v.Scalar())) return T(true);
+      if (kFalse.count(v.Scalar())) return T(false);
+      throw YAML::Exception(YAML::Mark(), "");
     }
     return v.as<T>();
   } catch (const YAML::Exception&) {

@@ -57,6 +57,16 @@ TEST(ConfigErrors, AnIntegerWithALeadingZeroIsRefused) {
   EXPECT_EQ(error_of(replace(kBase, "count: 2}", "count: 0}")).find("leading zero"), std::string::npos);
 }
 
+// A boolean is YAML 1.2's true or false: yaml-cpp also took YAML 1.1's yes/no/on/off, so
+// `voq: yes` was on while `voq: 1` was an error.
+TEST(ConfigErrors, ABooleanIsTrueOrFalseOnly) {
+  for (const char* v : {"yes", "no", "on", "off", "y", "1"})
+    EXPECT_EQ(error_of(replace(kBase, "type: switch}", std::string("type: switch, voq: ") + v + "}")),
+              std::string("bad.yaml:4: platform.nodes[1].voq: expected true or false, got '") + v + "'");
+  for (const char* v : {"true", "True", "FALSE"})
+    EXPECT_EQ(error_of(replace(kBase, "type: switch}", std::string("type: switch, voq: ") + v + "}")), "") << v;
+}
+
 // An arbiter a link inherits from its sending node is named where it was written: the
 // node's `arbitration` (sw0 has 3 requesters toward rc0: gpu0's port, and no more, so 2
 // weights over sw0's requesters fail there), not a link key the user never wrote.

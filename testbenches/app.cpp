@@ -41,6 +41,7 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   const int64_t due = deadline > 0 ? static_cast<int64_t>(start.value()) + deadline_ps(deadline) : 0;  // ps
   if (due > 0 && measured(start)) open_deadlines_.insert(due);
   note_issue();
+  if (measured(start)) stats_.copied_any = true;
   ARBSIM_LOG_DEBUG(*this, std::string(dir == CopyDir::H2D ? "H2D" : dir == CopyDir::D2H ? "D2H" : "P2P") + " copy of " +
                               std::to_string(bytes) + " B issued");
   // The TC the driver's policy gives it, known once submitted (the copy cannot end before).

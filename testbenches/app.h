@@ -27,6 +27,7 @@ struct AppStats {
   std::array<LatencyHistogram, kNumTcs> copy_latency_by_tc;  // its copies', by the TC the driver gave each
   sc_core::sc_time first_issue, last_done;
   bool issued_any = false;
+  bool copied_any = false;  // issued a copy (or a batch that moves bytes): its throughput is a figure
 };
 
 // What every app is given besides its kind's parameters.

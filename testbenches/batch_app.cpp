@@ -27,6 +27,8 @@ void BatchApp::issue() {
   ++issued_;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   note_issue();
+  for (const auto& batch : program_.batches)
+    for (const BatchStreamOp& op : batch) stats_.copied_any = stats_.copied_any || op.bytes > 0;
   const double start_ns = start.to_seconds() * 1e9;
   for (std::size_t step = 0; step < program_.program.size(); ++step)
     runtime_.batch_op_async(program_.batches[program_.program[step]], p_.method,

@@ -83,8 +83,6 @@ std::vector<fs::path> gtkw_paths(const std::string& vcd) {
   return {fs::path(vcd_stem(vcd) + ".gtkw"), fs::path(vcd_stem(vcd) + ".gpu_state.txt")};
 }
 
-// The summary a run prints (docs/results.md, "The printed summary"): the figures of
-// results.json in four tables, with the window they cover.
 // A figure for print, in `scale` units to three decimals, right-aligned in `width`; "-" for a
 // null one (nothing to take it of: docs/results.md).
 std::string cell(const ordered_json& v, double scale, int width) {
@@ -94,6 +92,8 @@ std::string cell(const ordered_json& v, double scale, int width) {
   return s;
 }
 
+// The summary a run prints (docs/results.md, "The printed summary"): the figures of
+// results.json in four tables, with the window they cover.
 void print_summary(const ordered_json& r, const fs::path& out) {
   std::printf("pcie-arbsim: %s, simulated %.3f us, makespan %.3f us, %llu TLP hops%s\n",
               r["platform"].get<std::string>().c_str(), r["sim_time_ns"].get<double>() / 1e3,
@@ -173,12 +173,12 @@ void warn_if_batches_share(const Config& cfg) {
 }
 
 // An app whose start_ns is at or after the run's end issued nothing: its latencies and
-// throughput read 0 in results.json, which the log says is not a measurement.
+// throughput are null in results.json, and the log says why.
 void warn_of_apps_that_never_started(const Config& cfg, double end_ns) {
   for (const AppCfg& a : cfg.apps)
     if (a.timing.start_ns >= end_ns)
       log()->warn("app {} never started: its start_ns ({} ns) is at or after the run's end ({} ns); its figures "
-                  "in results.json are zeros, not measurements",
+                  "in results.json are null (nothing measured)",
                   a.name, log_ns(a.timing.start_ns), log_ns(end_ns));
 }
 

@@ -60,11 +60,13 @@ bool per_vc(const std::string& key, const Json& v) {
          std::all_of(v.begin(), v.end(), [](const Json& x) { return x.is_number(); });
 }
 
-// An element's scalars in its own order, nested objects dotted; lists are left out.
+// An element's scalars in its own order, nested objects dotted; lists are left out. A null
+// (a figure with nothing to take it of) is an empty field: its column is there even when it
+// is null at every point, so code written for one sweep reads another.
 void flatten(const Json& obj, const std::string& prefix, Cols* out) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (it->is_object()) flatten(*it, prefix + it.key() + ".", out);
-    else if (!it->is_array() && !it->is_null()) out->push_back({prefix + it.key(), text_of(*it)});
+    else if (!it->is_array()) out->push_back({prefix + it.key(), it->is_null() ? std::string() : text_of(*it)});
   }
 }
 

@@ -151,7 +151,8 @@ ordered_json app_json(const App& a, const AppCfg& c, double end_ns) {
   j["bytes"] = s.bytes;
   j["transfers"] = s.transfers;
   j["iterations"] = s.iterations;
-  j["throughput_gbps"] = or_null(s.issued_any, active_ns > 0 ? s.bytes * 8.0 / active_ns : 0.0);
+  // A throughput of data: null for an app that issued no copy (none yet, or kernels only).
+  j["throughput_gbps"] = or_null(s.copied_any, active_ns > 0 ? s.bytes * 8.0 / active_ns : 0.0);
   j["p50_ns"] = percentile_json(s.latencies_ns, 0.50);
   j["p99_ns"] = percentile_json(s.latencies_ns, 0.99);
   j["max_ns"] = percentile_json(s.latencies_ns, 1.0);

@@ -13,6 +13,11 @@ void Device::dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_G
   c.flow_id = ctx_.flow_id;
   c.rate_GBps = rate_GBps;
   c.on_done = std::move(done);
+  // Issued, whether or not it completes: a starved device then reads a throughput of 0, not
+  // null as one that issued nothing (record() moves the first issue to the operation's own).
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (now >= measure_from_ && (!stats_.issued_any || now < stats_.first_issue)) stats_.first_issue = now;
+  if (now >= measure_from_) stats_.issued_any = true;
   if (engine < 0 || engine >= static_cast<int>(ctx_.engines.size()))
     SC_REPORT_ERROR("arbsim/device", (std::string(name()) + ": DMA engine " + std::to_string(engine) +
                                       " does not exist: its node type declares " +

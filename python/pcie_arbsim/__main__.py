@@ -18,10 +18,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         sweep = load_sweep(args.sweep_dir)
-        made = standard_figures(sweep, args.out or os.path.join(args.sweep_dir, "plots"))
+        notes = []
+        made = standard_figures(sweep, args.out or os.path.join(args.sweep_dir, "plots"), notes)
     except (FileNotFoundError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     for path in made:
         print(path)
     return 0

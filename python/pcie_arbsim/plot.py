@@ -4,7 +4,10 @@ that draws on a matplotlib Axes of your own and returns it:
   throughput_vs(sweep, param)   mean throughput of each app against a swept parameter
                                 (the band: min .. max over the other parameters)
   latency_vs(sweep, param)      the same for an app latency percentile (p99 by default), in us,
-                                log scale, points where the app completed nothing left out
+                                log scale
+  In both, a point where an app's figure is null (it issued no copy, or completed none) is left
+  out of its line, and its legend says at how many points it is drawn ("late (2 of 6 points)",
+  "kern (no value)"); an app that issued copies and moved nothing is drawn at 0 Gb/s.
   vc_bars(sweep)                bytes per VC summed over every PCIe link direction, per point
                                 (TCs reach VCs through the config's TC/VC map; a root
                                 complex's memory port, eight VCs of one TC each whatever the
@@ -41,14 +44,25 @@ def plottable(sweep, param):
     return param in ok and not ok[param].isna().all()
 
 
-def _against(sweep, param, column, scale, ylabel, title, ax, measured_only=False):
-    """`column` of each app against `param`. `measured_only`: leave out the points where the
-    app completed no transfer (a latency of 0 there means "none measured", not "instant")."""
+def _legend_label(name, drawn, points):
+    """An app's legend entry, saying at how many of its points it has a value to draw."""
+    if drawn == points:
+        return str(name)
+    return f"{name} (no value)" if drawn == 0 else f"{name} ({drawn} of {points} points)"
+
+
+def has_values(sweep, column):
+    """Whether any completed point has a value of `column` (null: nothing to take it of)."""
+    apps = sweep.apps[sweep.apps.status == "ok"]
+    return column in apps and apps[column].notna().any()
+
+
+def _against(sweep, param, column, scale, ylabel, title, ax):
+    """`column` of each app against `param`; its null points (results.json: nothing to take
+    it of) are left out of the app's line, and its legend says so."""
     if param not in sweep.params:
         raise ValueError(f"{param!r} is not a swept parameter of {sweep.directory} (those are {sweep.params})")
     apps = sweep.apps[sweep.apps.status == "ok"]
-    if measured_only and "transfers" in apps:
-        apps = apps[apps.transfers > 0]
     if apps[param].isna().all():
         raise ValueError(f"{param!r} is set by no completed point of {sweep.directory}: nothing to plot against it")
     ax = _axes(ax)
@@ -59,7 +73,7 @@ def _against(sweep, param, column, scale, ylabel, title, ax, measured_only=False
     for name, rows in apps.groupby("name", sort=False):
         g = rows.groupby(param)[column].agg(["mean", "min", "max"]).reindex(order) * scale
         x = order if numeric else range(len(order))
-        ax.plot(x, g["mean"], marker="o", label=str(name))
+        ax.plot(x, g["mean"], marker="o", label=_legend_label(name, int(rows[column].notna().sum()), len(rows)))
         ax.fill_between(x, g["min"], g["max"], alpha=0.15)
     if not numeric:
         labels = [str(v) for v in order]
@@ -83,7 +97,7 @@ def latency_vs(sweep, param, percentile="p99_ns", ax=None):
     """Log scale: a latency-sensitive app and a bulk one differ by orders of magnitude. Points
     where an app completed no transfer are left out of its line."""
     ax = _against(sweep, param, percentile, 1e-3, f"{percentile[:-3]} latency (us)",
-                  f"App {percentile[:-3]} latency against {param}", ax, measured_only=True)
+                  f"App {percentile[:-3]} latency against {param}", ax)
     ax.set_yscale("log")
     return ax
 
@@ -107,7 +121,7 @@ def vc_bars(sweep, ax=None):
     ax.invert_yaxis()
     ax.set_xlabel("bytes over all PCIe link directions (MB)")
     ax.set_title("Bytes per VC at each point")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the bars, not on one
     return ax
 
 
@@ -131,23 +145,43 @@ def _file_name(text):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
-def standard_figures(sweep, out_dir):
-    """Draws every standard figure of `sweep` into `out_dir` as PNG; returns their paths."""
+def left_out(sweep):
+    """What every figure leaves out: a line for the points that did not complete, or ""."""
+    bad = sweep.points[sweep.points.status != "ok"]
+    if bad.empty:
+        return ""
+    statuses = ", ".join(f"{n} {s}" for s, n in bad.status.value_counts().items())
+    return (f"{len(bad)} of {len(sweep.points)} points did not complete ({statuses}: {', '.join(bad.run)}); "
+            "every figure leaves them out")
+
+
+def standard_figures(sweep, out_dir, notes=None):
+    """Draws every standard figure of `sweep` into `out_dir` as PNG; returns their paths.
+    `notes` (a list) gets a line for each thing the figures leave out."""
     if sweep.ok.empty:
         raise ValueError(f"{sweep.directory}: no point completed; nothing to plot")
+    notes = [] if notes is None else notes
+    if left_out(sweep):
+        notes.append(left_out(sweep))
     os.makedirs(out_dir, exist_ok=True)
     made = []
 
     def save(ax, name):
         path = os.path.join(out_dir, name)
-        ax.figure.savefig(path, dpi=110)
+        ax.figure.savefig(path, dpi=110, bbox_inches="tight")
         plt.close(ax.figure)
         made.append(path)
 
     for param in sweep.params:
-        if not sweep.apps.empty and plottable(sweep, param):
-            save(throughput_vs(sweep, param), f"throughput_vs_{_file_name(param)}.png")
-            save(latency_vs(sweep, param), f"p99_latency_vs_{_file_name(param)}.png")
+        if sweep.apps.empty or not plottable(sweep, param):
+            continue
+        for column, draw, name in (("throughput_gbps", throughput_vs, "throughput_vs"),
+                                   ("p99_ns", latency_vs, "p99_latency_vs")):
+            if has_values(sweep, column):
+                save(draw(sweep, param), f"{name}_{_file_name(param)}.png")
+            else:
+                notes.append(f"{name}_{_file_name(param)}.png: no app has a {column} at any completed point "
+                             "(no copy issued or completed): not drawn")
     if not sweep.link_vcs.empty:
         save(vc_bars(sweep), "vc_bytes.png")
     if not sweep.links.empty:

@@ -4,11 +4,13 @@ dotted, e.g. `periodic.deadlines_missed`) and the per-VC lists as rows of link_v
 arbiter_vcs."""
 import json
 import os
+import warnings
 
 import pandas as pd
 
 ELEMENTS = ("apps", "gpus", "devices", "links", "arbiters")
 PER_VC = {"links": "link_vcs", "arbiters": "arbiter_vcs"}
+SCHEMA = "pcie-arbsim.results/2"
 
 
 def _scalars(obj, prefix=""):
@@ -16,9 +18,27 @@ def _scalars(obj, prefix=""):
     for key, value in obj.items():
         if isinstance(value, dict):
             out.update(_scalars(value, prefix + key + "."))
-        elif not isinstance(value, list) and value is not None:
-            out[prefix + key] = value
+        elif not isinstance(value, list):
+            # null (a figure with nothing to take it of) is NaN, and its column is there
+            # even when it is null in every row, as in the sweep's tables.
+            out[prefix + key] = float("nan") if value is None else value
     return out
+
+
+def frame(rows):
+    """A DataFrame of `rows` (booleans_with_gaps())."""
+    return booleans_with_gaps(pd.DataFrame(rows))
+
+
+def booleans_with_gaps(df):
+    """`df` with each column of booleans and gaps (NaN: null, or an element without the key)
+    as pandas' nullable "boolean" instead of object."""
+    for col in df.columns:
+        if df[col].dtype == object:
+            present = df[col].dropna()
+            if len(present) and all(isinstance(v, bool) for v in present):
+                df[col] = df[col].astype("boolean")
+    return df
 
 
 def _per_vc(key, value):
@@ -54,7 +74,7 @@ class Run:
         self.directory = directory
         self.results = results
         for name, rows in tables_of(results).items():
-            setattr(self, name, pd.DataFrame(rows))
+            setattr(self, name, frame(rows))
 
     def __repr__(self):
         return f"Run({self.directory!r}: {len(self.apps)} apps, {len(self.links)} link directions)"
@@ -66,6 +86,13 @@ def load_run(directory):
     path = os.path.join(directory, "results.json")
     with open(path) as f:
         results = json.load(f)
-    if not isinstance(results, dict) or not str(results.get("schema", "")).startswith("pcie-arbsim.results/"):
+    schema = str(results.get("schema", "")) if isinstance(results, dict) else ""
+    if not schema.startswith("pcie-arbsim.results/"):
         raise ValueError(f"{path}: not a pcie-arbsim results.json (no 'schema': 'pcie-arbsim.results/...')")
+    if schema == "pcie-arbsim.results/1":
+        warnings.warn(f"{path}: schema 1 (an older pcie-arbsim): a figure with nothing to take it of is 0 there, "
+                      "not null, and is averaged as a number", stacklevel=2)
+    elif schema != SCHEMA:
+        raise ValueError(f"{path}: schema {schema!r}, which this package does not know (it reads {SCHEMA}): "
+                         "a newer pcie-arbsim wrote it")
     return Run(directory, results)

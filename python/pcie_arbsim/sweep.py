@@ -5,7 +5,7 @@ import os
 
 import pandas as pd
 
-from .results import load_run
+from .results import booleans_with_gaps, load_run
 
 TABLES = ("points", "apps", "gpus", "devices", "links", "link_vcs", "arbiters", "arbiter_vcs")
 
@@ -23,7 +23,7 @@ class Sweep:
                                     "or one written before the tidy tables)")
         for name in TABLES:
             # Strings stay strings where a column mixes them (a policy name); numbers parse.
-            setattr(self, name, pd.read_csv(os.path.join(tables, name + ".csv")))
+            setattr(self, name, booleans_with_gaps(pd.read_csv(os.path.join(tables, name + ".csv"))))
         self.summary = pd.read_csv(os.path.join(directory, "summary.csv"))
         cols = list(self.points.columns)
         end = cols.index("config_hash") if "config_hash" in cols else len(cols)

@@ -5,6 +5,7 @@ The sweep's tidy tables are written by the C++ sweep (apps/cli/sweep_tables.cpp)
 run's by this package from results.json (pcie_arbsim/results.py): two implementations of the
 same flattening, checked against each other, and against invariants of the results (a link
 direction's bytes are the sum of its per-VC bytes; every app of every point has its row)."""
+import copy
 import json
 import os
 import shutil
@@ -173,6 +174,98 @@ class Figures(Fixture):
         bad = subprocess.run([os.path.join(ROOT, "scripts", "plot"), self.dir], capture_output=True, text=True)
         self.assertEqual(bad.returncode, 2)
         self.assertTrue(bad.stderr.startswith("error: "), bad.stderr)
+
+
+NULLS_BASE = f"""platform: {ROOT}/configs/platforms/seed000_fig2.yaml
+sim: {{log_level: error, time_ns: 100000}}
+apps:
+  - {{name: a, type: stream, gpu: gpu0, size: {{fixed: 64KiB}}, count: 3}}
+  - {{name: late, type: stream, gpu: gpu1, size: {{fixed: 64KiB}}, count: 3}}
+  - {{name: kern, type: periodic, gpu: gpu3, period_ns: 20000, kernel_ns: 5000, count: 3}}
+"""
+NULLS_SPEC = """base: base.yaml
+product:
+  apps.late.start_ns: [0, 200000]
+"""
+
+
+class NullFigures(unittest.TestCase):
+    """A figure with nothing to take it of is null in results.json (schema 2): `late` starts
+    after the 100 us run at its second point, `kern` has kernels and no copies. The tables keep
+    its column (NaN), the plots leave it out and say so, and the package knows the schema."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="arbsim_nulls_")
+        for name, text in (("base.yaml", NULLS_BASE), ("spec.yaml", NULLS_SPEC)):
+            with open(os.path.join(cls.dir, name), "w") as f:
+                f.write(text)
+        cls.sweep = pa.sweep(os.path.join(cls.dir, "spec.yaml"), os.path.join(cls.dir, "sweep"), jobs=1)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    def app(self, run, name):
+        apps = self.sweep.apps
+        return apps[(apps.run == run) & (apps.name == name)].iloc[0]
+
+    def test_null_figures_are_nan_in_float_columns(self):
+        for col in ("throughput_gbps", "p50_ns", "p99_ns", "first_issue_ns", "last_done_ns"):
+            self.assertTrue(pd.api.types.is_float_dtype(self.sweep.apps[col]), col)
+            self.assertTrue(pd.isna(self.app("r0002", "late")[col]), col)
+        self.assertGreater(self.app("r0001", "late").throughput_gbps, 0)
+        self.assertTrue(pd.isna(self.app("r0001", "kern").throughput_gbps))  # kernels only: no data rate
+        self.assertTrue(pd.isna(self.app("r0001", "kern").p99_ns))
+
+    def test_a_column_null_in_every_row_is_kept(self):
+        # It was left out: run.apps[["name", "p99_ns"]] raised KeyError on a run where no app
+        # completed a copy, and apps.csv had no p99_ns column for a sweep of such runs.
+        run = pa.load_run(os.path.join(self.dir, "sweep", "runs", "r0002"))
+        results = dict(run.results, apps=[a for a in run.results["apps"] if a["name"] == "kern"])
+        kern = pa.results.Run(run.directory, results).apps
+        self.assertTrue(kern.p99_ns.isna().all())
+        self.assertTrue(pd.api.types.is_float_dtype(kern.p99_ns))
+        d = os.path.join(self.dir, "kern_only")
+        os.makedirs(d)
+        with open(os.path.join(d, "base.yaml"), "w") as f:
+            f.write(NULLS_BASE.split("  - {name: a,")[0] + NULLS_BASE.split("\n")[-2] + "\n")
+        with open(os.path.join(d, "spec.yaml"), "w") as f:
+            f.write("base: base.yaml\nproduct:\n  sim.seed: [1]\n")
+        sweep = pa.sweep(os.path.join(d, "spec.yaml"), os.path.join(d, "sweep"), jobs=1)
+        self.assertEqual(list(sweep.apps.name), ["kern"])
+        self.assertTrue(sweep.apps.p99_ns.isna().all())
+
+    def test_the_legend_says_where_an_app_has_no_value(self):
+        labels = [l.get_label() for l in plot.latency_vs(self.sweep, "apps.late.start_ns").get_lines()]
+        self.assertEqual(labels, ["a", "late (1 of 2 points)", "kern (no value)"])
+        labels = [l.get_label() for l in plot.throughput_vs(self.sweep, "apps.late.start_ns").get_lines()]
+        self.assertEqual(labels, ["a", "late (1 of 2 points)", "kern (no value)"])
+
+    def test_points_that_did_not_complete_are_named(self):
+        sw = copy.copy(self.sweep)
+        sw.points = sw.points.copy()
+        sw.points.loc[sw.points.run == "r0002", "status"] = "timeout"
+        self.assertEqual(plot.left_out(sw), "1 of 2 points did not complete (1 timeout: r0002); every figure leaves "
+                                            "them out")
+        self.assertEqual(plot.left_out(self.sweep), "")
+
+    def test_unknown_schemas_are_refused_and_schema_1_warned_of(self):
+        src = os.path.join(self.dir, "sweep", "runs", "r0001", "results.json")
+        with open(src) as f:
+            results = json.load(f)
+        self.assertEqual(results["schema"], pa.results.SCHEMA)
+        for schema in ("pcie-arbsim.results/1", "pcie-arbsim.results/99"):
+            d = os.path.join(self.dir, schema.replace("/", "_"))
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "results.json"), "w") as f:
+                json.dump(dict(results, schema=schema), f)
+            if schema.endswith("/1"):
+                with self.assertWarns(UserWarning):
+                    pa.load_run(d)
+            else:
+                with self.assertRaises(ValueError):
+                    pa.load_run(d)
 
 
 class TraceFile(unittest.TestCase):

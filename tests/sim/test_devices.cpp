@@ -50,6 +50,20 @@ TEST(Devices, NvmeAtQueueDepthOneAddsAccessAndTransfer) {
   EXPECT_NEAR(d["p50_ns"].get<double>(), 75536.0, 0.01 * 75536.0);
 }
 
+// A device whose DMA is under way when the run stops issued work and moved nothing: a
+// throughput of 0.0 (starved, as an app), not null as one that issued nothing; no latency.
+// Its one 16 MiB read I/O: 10 us of access, then 16.8 ms at 1 GB/s, cut at 100 us.
+TEST(Devices, ADeviceCutOffMidDmaHasAThroughputOfZero) {
+  SimOutcome o = run_yaml(platform_with("{name: dev, type: nvme, bandwidth: 1GB/s, io_bytes: 16MiB, read_fraction: 1, "
+                                        "queue_depth: 1, access_latency_ns: 10us, ios: 1}") +
+                          "sim: {time_ns: 100000}\n");
+  const auto& d = device(o, "dev");
+  EXPECT_EQ(d["operations"].get<int>(), 0);
+  EXPECT_EQ(d["throughput_gbps"], 0.0);
+  EXPECT_TRUE(d["p50_ns"].is_null());
+  EXPECT_TRUE(d["p99_ns"].is_null());
+}
+
 // Queue depth 32: accesses overlap, the drive's bandwidth binds: 2 GB/s = 16 Gb/s, the
 // first access (10 us of 13.1 ms) within 1 %. Reads and writes (half each) share it.
 TEST(Devices, NvmeAtDepthIsBoundByItsBandwidth) {

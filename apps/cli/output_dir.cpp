@@ -211,7 +211,10 @@ int write_all_or_none(const std::filesystem::path& dir, const std::vector<std::p
   try {
     std::vector<std::string> names;
     for (const auto& f : files) names.push_back(f.first);
-    out->clear_previous(names);
+    // What it replaces is said, as `run` says it (predict and jobs removed a run's results
+    // from DIR without a word).
+    const std::string replaced = out->clear_previous(names);
+    if (!replaced.empty()) std::cerr << "warning: " << replaced << "\n";
     for (const auto& [name, text] : files) out->stage(name, text);
     out->commit();
   } catch (const OutputError& e) {

@@ -220,6 +220,12 @@ TEST_F(Cli, PredictionsWithoutCreditsOrOtherTrafficSaySo) {
   const json r = json::parse(slurp(dir_ / "r" / "results.json"));
   ASSERT_EQ(r["fidelity_notes"].size(), 1u) << r["fidelity_notes"].dump();
   EXPECT_EQ(r["fidelity_notes"][0]["setting"], "credit-limited copies of gpu1 (batch app bt)");
+  // predict into the run's directory replaces its outputs and says so, as a run does (it did
+  // without a word).
+  const Result again = run({"predict", "p.yaml", "--out", "r"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.err.find("warning: replaced the outputs of an earlier run in 'r' (config.effective.yaml, "
+                           "results.json, run.json, sim.log)"), std::string::npos) << again.err;
 }
 
 TEST_F(Cli, PredictionsWithoutTheCopySubmissionCostSaySo) {

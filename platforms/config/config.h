@@ -162,13 +162,16 @@ std::vector<std::string> override_targets(const std::string& path, const std::ve
 Config load_config_yaml(const std::string& text, const std::string& path, const std::string& base_dir,
                         const std::vector<std::string>& overrides);
 
-// The effective config as YAML text (config.effective.yaml's content), and its 64-bit
-// FNV-1a hash in 16 hex digits: the identity of a run's input (results.json `config_hash`,
-// the key of a sweep point). Not a cryptographic hash: it tells configs apart, no more.
+// The effective config as YAML text (config.effective.yaml's content).
 std::string effective_yaml(const Config& cfg);
 // The same without `platform.defaults`: what the elements run with (two configs that differ
 // only in defaults no element takes run alike).
 std::string elements_yaml(const Config& cfg);
+// The effective config in one canonical form, whatever the input's layout (keys sorted,
+// flow style, scalars quoted as written), and its 64-bit FNV-1a hash in 16 hex digits: the
+// identity of a run's input (results.json `config_hash`, the key of a sweep point). Not a
+// cryptographic hash: it tells configs apart, no more.
+std::string canonical_config(const Config& cfg);
 std::string config_hash(const Config& cfg);
 
 }  // namespace arbsim

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include "platforms/config/config.h"
@@ -354,9 +355,54 @@ std::string elements_yaml(const Config& cfg) {
   return std::string(out.c_str()) + "\n";
 }
 
+namespace {
+
+// `n` written one way whatever the input's layout: maps with their keys sorted, lists in
+// order, flow style, every scalar quoted as written. (Hashed as emitted, the config's hash
+// followed the input's block or flow style and key order: one config as YAML and as JSON,
+// or reformatted, gave two hashes, and a sweep re-ran its points.)
+void canonical(const YAML::Node& n, std::string* out) {
+  const auto quoted = [out](const std::string& s) {
+    *out += '"';
+    for (const char c : s) *out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+    *out += '"';
+  };
+  if (n.IsMap()) {
+    std::map<std::string, YAML::Node> keys;
+    for (const auto& kv : n) keys.emplace(kv.first.Scalar(), kv.second);
+    *out += '{';
+    for (const auto& [k, v] : keys) {
+      if (out->back() != '{') *out += ',';
+      quoted(k);
+      *out += ':';
+      canonical(v, out);
+    }
+    *out += '}';
+  } else if (n.IsSequence()) {
+    *out += '[';
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      if (i) *out += ',';
+      canonical(n[i], out);
+    }
+    *out += ']';
+  } else if (n.IsScalar()) {
+    quoted(n.Scalar());
+  } else {
+    *out += '~';
+  }
+}
+
+}  // namespace
+
+std::string canonical_config(const Config& cfg) {
+  std::string s;
+  canonical(cfg.effective, &s);
+  return s;
+}
+
 std::string config_hash(const Config& cfg) {
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64-bit offset basis and prime
-  for (const unsigned char c : effective_yaml(cfg)) h = (h ^ c) * 0x100000001b3ull;
+  for (const unsigned char c : canonical_config(cfg)) h = (h ^ c) * 0x100000001b3ull;
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
   return hex;

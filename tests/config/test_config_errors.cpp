@@ -57,6 +57,26 @@ TEST(ConfigErrors, AnIntegerWithALeadingZeroIsRefused) {
   EXPECT_EQ(error_of(replace(kBase, "count: 2}", "count: 0}")).find("leading zero"), std::string::npos);
 }
 
+// config_hash is the config's identity, not its layout's: block or flow style, keys in another
+// order, or the same config as JSON (a user trial: three layouts of one config gave three
+// hashes, and a sweep re-ran its points after a reformat). A changed value still changes it.
+TEST(ConfigErrors, TheConfigHashIgnoresLayoutAndKeyOrder) {
+  const std::string hash = config_hash(load_scenario_text(kBase).config);
+  const std::string block =
+      "platform:\n  nodes:\n    - name: rc0\n      type: root_complex\n    - type: switch\n      name: sw0\n"
+      "    - {type: gpu, name: gpu0}\n  links:\n    - {down: sw0, up: rc0}\n    - up: sw0\n      down: gpu0\n"
+      "apps:\n  - name: a\n    type: stream\n    gpu: gpu0\n    direction: h2d\n    size:\n      fixed: 4096\n"
+      "    count: 2\n";
+  const std::string json =
+      "{\"apps\": [{\"count\": 2, \"size\": {\"fixed\": 4096}, \"direction\": \"h2d\", \"gpu\": \"gpu0\", "
+      "\"type\": \"stream\", \"name\": \"a\"}], \"platform\": {\"links\": [{\"up\": \"rc0\", \"down\": \"sw0\"}, "
+      "{\"up\": \"sw0\", \"down\": \"gpu0\"}], \"nodes\": [{\"name\": \"rc0\", \"type\": \"root_complex\"}, "
+      "{\"name\": \"sw0\", \"type\": \"switch\"}, {\"name\": \"gpu0\", \"type\": \"gpu\"}]}}";
+  EXPECT_EQ(config_hash(load_scenario_text(block).config), hash);
+  EXPECT_EQ(config_hash(load_scenario_text(json).config), hash);
+  EXPECT_NE(config_hash(load_scenario_text(replace(kBase, "count: 2}", "count: 3}")).config), hash);
+}
+
 // A boolean is YAML 1.2's true or false: yaml-cpp also took YAML 1.1's yes/no/on/off, so
 // `voq: yes` was on while `voq: 1` was an error.
 TEST(ConfigErrors, ABooleanIsTrueOrFalseOnly) {

@@ -447,7 +447,11 @@ std::vector<std::string> defaults_that_change_nothing(const RunArgs& a, const Sc
     std::vector<std::string> without = all;
     without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
     try {
-      if (elements_yaml(load_scenario(a.config, without).config) == elements_yaml(s.config))
+      const Config before = load_scenario(a.config, without).config;
+      // One that sets the value the defaults already have changes nothing either, but not
+      // for that reason: said nothing of (it read "every element ... sets that key itself").
+      if (canonical_config(before) == canonical_config(s.config)) continue;
+      if (elements_yaml(before) == elements_yaml(s.config))
         out.push_back("-s " + all[i] + " changes nothing: every element it would reach sets that key itself (a "
                       "resolved config such as config.effective.yaml does); set the key on the elements");
     } catch (const ConfigError&) {  // without it the config is not valid: it does something

@@ -81,6 +81,9 @@ SimCfg parse_sim(const Reader& r) {
   r.allow({"time_ns", "seed", "log_level", "fidelity", "tlp_age_limit_ns", "warmup_ns", "stats_period_ns"});
   SimCfg s;
   s.time_ns = r.time_ns("time_ns", 0);
+  // Below the kernel's 1 ps the run stops at 0, its copies open and its apps "never started".
+  if (s.time_ns > 0 && s.time_ns < 1e-3)
+    r.fail("time_ns", "below the simulator's 1 ps resolution: give 0 (until the traffic ends) or at least 0.001");
   // Statistics leave out what happens before it (docs/results.md, "Warm-up"): a warm-up as
   // long as the run, or longer, would leave an empty window.
   if (r.has("warmup_ns")) {

@@ -209,7 +209,7 @@ bool parse_bytes(const std::string& text, uint64_t* out) {
   std::getline(in, unit);
   static const std::pair<const char*, double> units[] = {
       {"", 1}, {"B", 1}, {"KB", 1e3}, {"KiB", 1024.0}, {"MB", 1e6}, {"MiB", 1048576.0},
-      {"GB", 1e9}, {"GiB", 1073741824.0}};
+      {"GB", 1e9}, {"GiB", 1073741824.0}, {"TB", 1e12}, {"TiB", 1099511627776.0}};
   for (const auto& [name, scale] : units)
     if (unit == name) {
       const double b = std::round(value * scale);
@@ -237,7 +237,8 @@ uint64_t Reader::bytes(const std::string& key, uint64_t def) const {
     double x = 0;
     std::istringstream in(v.IsScalar() ? v.Scalar() : "");
     const bool rounds_to_zero = (in >> x) && x > 0 && x < 0.5 && (in >> std::ws).eof();
-    fail(key, std::string("expected a positive byte count of at most 1e15 (e.g. 4096, 64KiB, 1MiB), got ") +
+    fail(key, std::string("expected a positive byte count of at most 1e15, a number with one of the units B, KB, "
+                          "KiB, MB, MiB, GB, GiB, TB, TiB (e.g. 4096, 64KiB, 1MiB), got ") +
                   scalar_text(v) + (rounds_to_zero ? ", which rounds to 0 whole bytes" : ""));
   }
   return b;

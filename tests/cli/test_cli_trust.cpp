@@ -308,6 +308,10 @@ TEST_F(Cli, ADefaultEveryElementSetsIsWarnedAbout) {
   EXPECT_NE(r.err.find("warning: -s platform.defaults.link.width=8 changes nothing"), std::string::npos) << r.err;
   const Result src = run({"validate", cfg, "-s", "platform.defaults.link.width=8"});
   EXPECT_EQ(src.err.find("changes nothing"), std::string::npos) << src.err;
+  // The value the default already has (seed 000's links are x16): no warning, whose reason
+  // ("every element ... sets that key itself") was false there.
+  const Result same = run({"validate", effective, "-s", "platform.defaults.link.width=16"});
+  EXPECT_EQ(same.err.find("changes nothing"), std::string::npos) << same.err;
 }
 
 // The flow mode has no TLPs: the liveness check is not made, and says so (null) instead of

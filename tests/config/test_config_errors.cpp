@@ -98,17 +98,29 @@ TEST(ConfigErrors, AnInheritedArbiterIsNamedWhereItWasWritten) {
 
 TEST(ConfigErrors, NegativeSize) {
   EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: -4096")),
-            "bad.yaml:10: apps[0].size.fixed: expected a positive byte count of at most 1e15 (e.g. 4096, 64KiB, "
-            "1MiB), got '-4096'");
+            "bad.yaml:10: apps[0].size.fixed: expected a positive byte count of at most 1e15, a number with one of "
+            "the units B, KB, KiB, MB, MiB, GB, GiB, TB, TiB (e.g. 4096, 64KiB, 1MiB), got '-4096'");
 }
 
 // 5e17 bytes were accepted, and the flow mode then failed with "a zero-delay loop" (the copy's
 // end beyond SystemC's 64-bit picoseconds); 1e15 (1 PB) is the largest size.
 TEST(ConfigErrors, SizeBeyondOnePetabyte) {
   EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: 5e17")),
-            "bad.yaml:10: apps[0].size.fixed: expected a positive byte count of at most 1e15 (e.g. 4096, 64KiB, "
-            "1MiB), got '5e17'");
+            "bad.yaml:10: apps[0].size.fixed: expected a positive byte count of at most 1e15, a number with one of "
+            "the units B, KB, KiB, MB, MiB, GB, GiB, TB, TiB (e.g. 4096, 64KiB, 1MiB), got '5e17'");
   EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: 1e15")), "");
+  // Terabytes are units too (1TiB was refused as if out of range, while 1024GiB was taken).
+  EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: 1TiB")), "");
+  EXPECT_EQ(error_of(replace(kBase, "fixed: 4096", "fixed: 2TB")), "");
+}
+
+// A run shorter than the simulator's 1 ps stopped at 0 with its copies open and its apps
+// reported as never started (found by a user trial: --sim-time 1e-9ns ran).
+TEST(ConfigErrors, ARunShorterThanAPicosecondIsRefused) {
+  EXPECT_EQ(error_of(kBase + "sim: {time_ns: 1e-9}\n"),
+            "bad.yaml:11: sim.time_ns: below the simulator's 1 ps resolution: give 0 (until the traffic ends) or at "
+            "least 0.001");
+  EXPECT_EQ(error_of(kBase + "sim: {time_ns: 0.001}\n"), "");
 }
 
 TEST(ConfigErrors, GpuAboveASwitchIsAnImpossibleTopology) {

@@ -121,6 +121,9 @@ std::vector<MigJob> read_job_trace(std::istream& in, const std::vector<JobKind>&
     const JobKind* k = nullptr;
     for (const JobKind& c : kinds) if (c.name == f[1]) k = &c;
     if (!k) throw std::invalid_argument("line " + std::to_string(n) + ": unknown kind '" + f[1] + "'");
+    if (out.size() == static_cast<std::size_t>(kMaxJobs))
+      throw std::invalid_argument("line " + std::to_string(n) + ": more than " + std::to_string(kMaxJobs) +
+                                  " jobs, the most a simulation takes");
     out.push_back(of_kind(*k, static_cast<int>(out.size()), arrival, static_cast<int>(slices), work));
   }
   if (!header) throw std::invalid_argument("the trace is empty: no header arrival_s,kind,slices,work");

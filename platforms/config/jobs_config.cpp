@@ -99,7 +99,7 @@ double mean_job_time(const jobs::JobGenerator& g, const std::vector<JobKind>& ki
 std::vector<jobs::MigJob> generated(const Reader& r, const jobs::JobSimConfig& c, const std::vector<JobKind>& kinds) {
   r.allow({"count", "load", "mean_gap_s", "pcie_bound_ratio", "work_min", "work_max", "slices", "seed"});
   jobs::JobGenerator g;
-  g.count = r.int_in("count", 100, 1, 10000000);
+  g.count = r.int_in("count", 100, 1, jobs::kMaxJobs);
   g.pcie_bound_ratio = r.number_in("pcie_bound_ratio", g.pcie_bound_ratio, 0, 1);
   g.work_min = r.number_in("work_min", g.work_min, 1e-9, 1e12);
   g.work_max = r.number_in("work_max", g.work_max, g.work_min, 1e12);

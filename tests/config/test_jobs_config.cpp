@@ -89,6 +89,10 @@ TEST(JobsConfig, ErrorsNameFileLineAndKey) {
   EXPECT_NE(jobs_error(replace(kGenerated, "gpus: 4", "gpus: -4")).find("bad.yaml:1: cluster.gpus"), std::string::npos);
   EXPECT_NE(jobs_error(replace(kGenerated, "first_fit", "best")).find("bad.yaml:2: scheduler.name"), std::string::npos);
   EXPECT_NE(jobs_error(replace(kGenerated, "count", "cnt")).find("bad.yaml:3: jobs.cnt: unknown key"), std::string::npos);
+  // At most 100,000 jobs: the cost grows with their square (10^7 were taken: hours).
+  EXPECT_NE(jobs_error(replace(kGenerated, "count: 1000", "count: 100001")).find("bad.yaml:3: jobs.count"),
+            std::string::npos);
+  EXPECT_EQ(jobs_error(replace(kGenerated, "count: 1000", "count: 100000")), "");
   EXPECT_NE(jobs_error(replace(kGenerated, "load: 0.5", "load: 0.5, mean_gap_s: 3")).find("jobs.mean_gap_s: give `load`"),
             std::string::npos);
   EXPECT_NE(jobs_error(replace(kGenerated, "gpus: 4", "gpus: 4, partition: [4, 4]")).find("cluster.partition: the "

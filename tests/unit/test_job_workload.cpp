@@ -43,6 +43,9 @@ TEST(JobTrace, BadRowsAreRefusedWithTheirLine) {
   EXPECT_EQ(trace_error("arrival,kind,slices,work\n"), "line 1: the header must be arrival_s,kind,slices,work");
   const std::string h = "arrival_s,kind,slices,work\n";
   EXPECT_EQ(trace_error(h + "# none yet\n"), "the trace has no jobs: nothing after the header");
+  std::string many = h;
+  for (int i = 0; i <= kMaxJobs; ++i) many += "0,bloom7b1,1,5\n";
+  EXPECT_EQ(trace_error(many), "line 100002: more than 100000 jobs, the most a simulation takes");
   EXPECT_EQ(trace_error(h + "0,bloom7b1,1\n"), "line 2: 3 fields, expected 4");
   EXPECT_EQ(trace_error(h + "-1,bloom7b1,1,5\n"), "line 2: arrival_s '-1' is outside [0, 1e+12]");
   EXPECT_EQ(trace_error(h + "x,bloom7b1,1,5\n"), "line 2: arrival_s 'x' is not a decimal number");

@@ -11,7 +11,7 @@ foreach(_f models/pcie/link_timing models/pcie/dllp_tables models/pcie/tlp_types
            models/host/aimd_controller models/gpu/sm_scheduler
            models/gpu/sharing_model models/gpu/work_queue
            models/batch/batch_predictor models/batch/edf_test models/batch/batch_model
-           models/flow/max_min models/flow/edge_share models/flow/arbitrated_rates models/flow/division_tree models/flow/flow_network models/flow/flow_scheduler models/flow/rate_memo models/flow/fidelity_watch testbenches/app_params
+           models/flow/max_min models/flow/edge_share models/flow/arbitrated_rates models/flow/division_tree models/flow/flow_network models/flow/flow_scheduler models/flow/rate_memo models/flow/fidelity_watch models/flow/lockstep_watch testbenches/app_params
            models/jobs/mig_perf_model models/jobs/mig_cluster models/jobs/mig_scheduler
            models/jobs/first_fit_scheduler models/jobs/pcie_aware_scheduler models/jobs/job_simulation
            models/jobs/job_workload)

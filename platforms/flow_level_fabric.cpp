@@ -132,6 +132,14 @@ void FlowLevelFabric::finish() {
                           std::to_string(n.times) + " times)",
                       {n.flows.begin(), n.flows.end()}});
   }
+  for (const auto& [edge, t] : fabric_->lockstep().ties())
+    notes_.push_back({names_.at(static_cast<std::size_t>(edge)),
+                      "equal copies of several apps started at the same instant, held by this link",
+                      "a tie the fluid keeps: it moves them alike to the byte and ends them together, where the packet "
+                      "model's arbitration lets one lead by a TLP from the first grant, so what each app does next "
+                      "starts apart there, and apps that repeat can drift out of step (run with --fidelity packet "
+                      "for the split; first at " + us(t.first_ns) + ", " + std::to_string(t.times) + " times)",
+                      {t.flows.begin(), t.flows.end()}});
   // Seed 000's ranking of equal remaining bytes (docs/host-policies.md, "Remaining bytes").
   for (const auto& [pair, t] : ties_)
     notes_.push_back({"driver", "priority ranking tie between " + pair + " (equal remaining bytes)",

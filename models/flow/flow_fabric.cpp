@@ -79,6 +79,7 @@ void FlowFabric::start(Copy c) {
   const int id = sched_.add(now_ns(), m.plan.volume, m.plan.flow, release, later);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
   flow_of_transfer_[moved.copy.transfer] = id;
+  lockstep_.started(id, moved.copy.flow_id, moved.copy.spec.bytes, now_ps());
   if (watching_) {
     flow::WatchFlow w{&moved.plan.data_path, &moved.plan.request_path, moved.copy.tc, moved.copy.spec.read, {},
                       moved.copy.flow_id, static_cast<double>(moved.copy.spec.bytes),
@@ -113,6 +114,9 @@ void FlowFabric::rates_changed() {
     ARBSIM_LOG_TRACE(*this, rate_text(moving_.at(id), sched_.rate(id), sched_.held(id)));
   }
   if (watching_) watch_.look(now_ns());
+  lockstep_.settle(
+      now_ps(), [this](int id) { return sched_.running(id) ? sched_.held(id) : std::vector<int>{}; },
+      [this](int id) { return sched_.running(id) ? sched_.rate(id) : 0.0; });
   for (int id : sched_.take_unsettled())
     if (const auto it = moving_.find(id); it != moving_.end()) unsettled_flows_.insert(it->second.copy.flow_id);
   schedule();

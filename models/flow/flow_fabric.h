@@ -24,6 +24,7 @@
 #include "models/flow/fidelity_watch.h"
 #include "models/flow/flow_network.h"
 #include "models/flow/flow_scheduler.h"
+#include "models/flow/lockstep_watch.h"
 
 namespace arbsim {
 
@@ -68,6 +69,8 @@ class FlowFabric : public sc_core::sc_module {
   const flow::Scheduler& scheduler() const { return sched_; }
   // What the run did that the fluid does not represent (complete after finish()).
   const flow::FidelityWatch& watch() const { return watch_; }
+  // Equal copies of several apps started together on one holding link (lockstep_watch.h).
+  const flow::LockstepWatch& lockstep() const { return lockstep_; }
   // The flow ids of the copies in rate computations that fell back to flat max-min.
   const std::set<uint32_t>& unsettled_flows() const { return unsettled_flows_; }
   // Payload bytes of an open transfer that have reached its destination by now on the
@@ -113,6 +116,7 @@ class FlowFabric : public sc_core::sc_module {
   flow::FabricParams params_;
   flow::Scheduler sched_;
   flow::FidelityWatch watch_;
+  flow::LockstepWatch lockstep_;
   bool watching_ = false;
   std::vector<FlowEdgeVcs> vcs_;
   std::vector<int> node_of_endpoint_;

@@ -62,10 +62,19 @@ void FlowFabric::start(Copy c) {
   // tags, so its tag-window cap applies once that window has moved (Little's law over the
   // window holds from then; applied from the start, it counted the first window's round
   // trip twice: a 4 KiB read with 8 tags took 1,076 ns against the packet model's 696).
+  // Behind the engine's earlier reads, only the tags they have given back are free: the rest
+  // of the window moves at the tags' pace from the start (one engine with 16 tags reading
+  // 8 KiB copies back to back: a fresh window each moved them 22 % faster than the packet
+  // model, found by a user re-trial).
+  const double burst = c.free_window < 0 ? window : std::min(window, c.free_window);
   flow::LaterCap later;
-  if (c.spec.read) later = {window * m.plan.volume / std::max(1.0, bytes), m.plan.flow.cap};
+  if (c.spec.read) later = {burst * m.plan.volume / std::max(1.0, bytes), m.plan.flow.cap};
   m.tag_cap = c.spec.read ? m.plan.flow.cap : 0.0;
   m.plan.flow.cap = c.rate_GBps > 0 ? c.rate_GBps : flow::kUnbounded;
+  if (c.spec.read && burst <= 0) {
+    m.plan.flow.cap = std::min(m.plan.flow.cap, m.tag_cap);
+    later = {};
+  }
   m.plan.flow.tc = c.tc;
   // A read's engine is free for its next command once it has issued its last request
   // (models/pcie/dma_engine.h): no sooner than its tags let it (when no more than its tag
@@ -392,11 +401,22 @@ int FlowEngine::requests(uint64_t bytes) const {
 FlowFabric::Copy FlowEngine::open(CopyCommand c) {
   TransferTracker& t = fabric_.tracker();
   FlowFabric::Copy copy;
-  copy.transfer = t.open(c.bytes, std::move(c.on_done));
+  const bool read = c.kind == CopyKind::Read;
+  // A read's tags are the engine's: those of its earlier reads whose data are still to
+  // arrive are not free for it (they come back as the data arrive: counted until the copy is
+  // delivered). What is free it requests at once; the rest waits for tags.
+  const int uses = read ? std::min(requests(c.bytes), tags_) : 0;
+  if (read) copy.free_window = std::max(0, tags_ - tags_in_flight_) * static_cast<double>(fabric_.params().mrrs);
+  tags_in_flight_ += uses;
+  std::function<void()> done = [this, uses, on_done = std::move(c.on_done)] {
+    tags_in_flight_ -= uses;
+    if (on_done) on_done();
+  };
+  copy.transfer = t.open(c.bytes, std::move(done));
   copy.flow_id = c.flow_id;
   t.injected(c.bytes);
   if (c.on_start) c.on_start(copy.transfer);
-  copy.spec.read = c.kind == CopyKind::Read;
+  copy.spec.read = read;
   copy.spec.requester = node_;
   copy.spec.remote = fabric_.node_of_endpoint(c.remote);
   copy.spec.bytes = c.bytes;

@@ -49,6 +49,7 @@ class FlowFabric : public sc_core::sc_module {
     double rate_GBps = 0;        // a paced copy's own limit (CopyCommand::rate_GBps), 0 = none
     uint64_t transfer = 0;       // TransferTracker id
     uint32_t flow_id = 0;        // the app or device it is for (CopyCommand::flow_id)
+    double free_window = -1;     // a read's bytes of the engine's tag window free at its start (-1: all)
     std::function<void()> sent;  // the engine may take its next command (FlowEngine)
     // A read's data has all arrived: its tags are all back (after sent(), which a read
     // gets when it has issued its last request).
@@ -187,6 +188,7 @@ class FlowEngine : public CopyExecutor {
   std::map<int, int> reading_;
   std::map<int, std::deque<FlowFabric::Copy>> deferred_;
   int outstanding_requests_ = 0;
+  int tags_in_flight_ = 0;  // tags of reads whose data have not all arrived (free_window)
 };
 
 }  // namespace arbsim

@@ -4,6 +4,7 @@
 // Each comparison runs the pcie-arbsim binary twice, once per mode: SystemC elaborates
 // once per process.
 #include <gtest/gtest.h>
+#include <tuple>
 #include <set>
 #include <sys/wait.h>
 #include <algorithm>
@@ -217,6 +218,23 @@ TEST_F(FlowVsPacket, AReadHeldByItsTagsFreesItsEngineWhenTheWindowBeforeItsEndIs
       "  - {name: d, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 32KiB}, count: 10, start_ns: 2000}\n",
       {"p50_ns", "max_ns", "last_done_ns"});
   EXPECT_LT(worst, 0.01);
+}
+
+// An engine's tags are shared by its reads: one read back to back behind another finds only
+// the tags whose data have arrived. The fluid gave each read a fresh window to request at
+// once: 8 KiB reads with 16 tags of 512 B (one window each), two queued: last copy 4,568 ns
+// against the packet model's 5,894 (-22.5 %), and 16 KiB reads with 2 tags of 4 KiB -27.7 %,
+// with no note (a user re-trial: 27 of 108 cases of one stream outside 3 %). Within 1 % now.
+TEST_F(FlowVsPacket, ReadsBackToBackShareTheirEnginesTags) {
+  for (const auto& [tags, mrrs, size] : std::vector<std::tuple<int, int, const char*>>{{16, 512, "8KiB"}, {2, 4096, "16KiB"}}) {
+    const double worst = compare(
+        "platform: {mrrs: " + std::to_string(mrrs) + ", defaults: {link: {gen: 4, width: 16, latency_ns: 20}},\n"
+        "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu, copy_engines: 1, tags: " +
+            std::to_string(tags) + "}],\n  links: [{up: rc0, down: gpu0}]}\n"
+        "apps: [{name: a, type: stream, gpu: gpu0, direction: h2d, size: {fixed: " + size + "}, count: 10, depth: 2}]\n",
+        {"p50_ns", "max_ns", "last_done_ns"});
+    EXPECT_LT(worst, 0.01) << tags << " tags of " << mrrs << " B, " << size;
+  }
 }
 
 // Reads of two completers (two sockets' memories) on one engine: the second one's data do

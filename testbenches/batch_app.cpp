@@ -38,7 +38,10 @@ void BatchApp::issue() {
 
 void BatchApp::batch_done(std::size_t step, double run_start_ns, const BatchResult& r) {
   const bool first_run = done_ == 0;
-  if (first_run && step == 0) first_ = r;
+  if (first_run && step == 0) {
+    first_ = r;
+    first_ended_ = true;
+  }
   if (first_run) program_predicted_ns_ += r.predicted.makespan_ns;
   const bool counts = measured(sc_core::sc_time(run_start_ns * 1000.0, sc_core::SC_PS));
   if (counts) {

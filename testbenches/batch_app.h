@@ -15,6 +15,10 @@ class BatchApp : public App {
   // `program`: the app's batches as the run-time's ops (platforms/topology/batch_model.h).
   BatchApp(sc_core::sc_module_name name, const AppSetup& setup, const BatchParams& p, Driver& driver,
            BatchRuntime& runtime, BatchProgram program);
+  // Whether the first batch, and the first run of the program, have ended (a time-limited run
+  // can stop before: their figures are then unknown, not 0).
+  bool first_batch_ended() const { return first_ended_; }
+  bool first_run_ended() const { return done_ > 0; }
   const BatchResult& first() const { return first_; }
   double predicted_ns() const { return first_.predicted.makespan_ns; }
   // The first run of the program: predicted (sum of its batches' predictions) and measured.
@@ -33,6 +37,7 @@ class BatchApp : public App {
   BatchProgram program_;
   int64_t issued_ = 0, done_ = 0;
   BatchResult first_;
+  bool first_ended_ = false;
   double program_predicted_ns_ = 0, program_ns_ = 0;
 };
 

@@ -80,7 +80,7 @@ SlurmOptions slurm_options(const SweepArgs& a, const SweepSpec& s) {
 
 std::string where_it_runs(const SweepArgs& a, int jobs, const SlurmOptions& o) {
   if (a.backend == "local") return std::to_string(jobs) + " at a time";
-  return "as a Slurm array, " + std::to_string(o.points_per_task) + " points per task" +
+  return "as a Slurm array, " + std::to_string(o.points_per_task) + (o.points_per_task == 1 ? " point per task" : " points per task") +
          (o.throttle > 0 ? ", " + std::to_string(o.throttle) + " tasks at a time" : "") +
          (o.partition.empty() ? "" : ", partition " + o.partition);
 }

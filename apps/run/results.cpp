@@ -28,18 +28,22 @@ ordered_json percentile_json(const std::vector<double>& v, double q) { return or
 ordered_json batch_json(const BatchApp& b, const BatchParams& p) {
   ordered_json j;
   j["method"] = to_string(p.method);
-  j["predicted_ns"] = r3(b.predicted_ns());
+  // The run-time predicts a batch as it runs it: before the first batch (or run) ended, its
+  // figures are unknown (null; they read 0, or a part of the sum, at a cut-off).
+  j["predicted_ns"] = or_null(b.first_batch_ended(), b.predicted_ns());
   j["program_batches"] = b.program_batches();
-  j["program_predicted_ns"] = r3(b.program_predicted_ns());
-  j["program_ns"] = r3(b.program_ns());
+  j["program_predicted_ns"] = or_null(b.first_run_ended(), b.program_predicted_ns());
+  j["program_ns"] = or_null(b.first_run_ended(), b.program_ns());
+  j["streams"] = ordered_json::array();
+  if (!b.first_batch_ended()) return j;
   const BatchResult& r = b.first();
   const auto& cfg = p.batches[p.program.front()];
-  j["streams"] = ordered_json::array();
   for (std::size_t i = 0; i < r.stream_end_ns.size(); ++i) {
+    const bool copies = cfg[i].bytes > 0;  // a stream of a kernel alone has no copy to time
     ordered_json s = {{"gpu", cfg[i].gpu},
-                      {"copy_start_ns", r3(r.predicted.streams[i].copy_start)},
-                      {"predicted_copy_end_ns", r3(r.predicted.streams[i].copy_end)},
-                      {"copy_end_ns", r3(r.copy_end_ns[i])},
+                      {"copy_start_ns", or_null(copies, r.predicted.streams[i].copy_start)},
+                      {"predicted_copy_end_ns", or_null(copies, r.predicted.streams[i].copy_end)},
+                      {"copy_end_ns", or_null(copies, r.copy_end_ns[i])},
                       {"predicted_end_ns", r3(r.predicted.streams[i].kernel_end)},
                       {"end_ns", r3(r.stream_end_ns[i])}};
     if (!cfg[i].peer.empty()) s["peer"] = cfg[i].peer;
@@ -235,7 +239,8 @@ ordered_json run_checks_json(const System& p, const sc_core::sc_time& end) {
   const sc_core::sc_time oldest_waiting = tlp_pool().oldest_in_use(&none);
   const double waiting_ns = none ? 0.0 : ns(end - oldest_waiting);
   const double oldest = std::max(waiting_ns, r3(static_cast<double>(p.tracker().oldest_consumed_tlp_ps()) / 1000.0));
-  return {{"conservation", "held"}, {"tlp_age_limit_ns", limit}, {"oldest_tlp_ns", oldest},
+  // No TLP at all (kernels only, or a cut before the first): no oldest (it read 0.0).
+  return {{"conservation", "held"}, {"tlp_age_limit_ns", limit}, {"oldest_tlp_ns", or_null(oldest > 0, oldest)},
           {"oldest_tlp_in_flight_ns", waiting_ns}, {"tlp_age_exceeded", oldest > limit}};
 }
 

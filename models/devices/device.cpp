@@ -27,6 +27,7 @@ void Device::dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_G
 }
 
 void Device::record(uint64_t bytes, bool to_host, const sc_core::sc_time& issued) {
+  done_any_ = sc_core::sc_time_stamp();  // the whole run's last completion, warm-up or not
   if (issued < measure_from_) return;  // issued during the warm-up
   (to_host ? stats_.bytes_to_host : stats_.bytes_from_host) += bytes;
   ++stats_.operations;

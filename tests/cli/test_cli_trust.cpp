@@ -660,6 +660,26 @@ TEST_F(Cli, FiguresWithNothingToTakeThemOfAreNull) {
             std::string::npos) << r.out;
 }
 
+// A batch app cut off before its first run ended: the run-time predicts a batch as it runs
+// it, so the program's figures are not known yet; they read 0.0 (program_ns) or the first
+// batch's share of the sum (program_predicted_ns) at a 10 us cut-off. Null now, and the
+// kernel-only stream's copy times too (a re-trial).
+TEST_F(Cli, ABatchProgramCutOffHasNoProgramFigures) {
+  const std::string cfg = write("b.yaml", small_config(
+      "  - {name: bp, type: batch, count: 1, program: [{streams: [{gpu: gpu0, direction: h2d, bytes: 64KiB, "
+      "kernel_ns: 3000}, {gpu: gpu1, kernel_ns: 1000}]}, {streams: [{gpu: gpu1, direction: d2h, bytes: 64KiB, "
+      "kernel_ns: 30000}]}]}\n", "sim: {time_ns: 10000}\n"));
+  ASSERT_EQ(run({"run", cfg, "--out", "o"}).code, 0);
+  const json b = json::parse(slurp(dir_ / "o" / "results.json"))["apps"][0]["batch"];
+  EXPECT_GT(b["predicted_ns"].get<double>(), 0);  // the first batch ended
+  EXPECT_TRUE(b["program_predicted_ns"].is_null()) << b;
+  EXPECT_TRUE(b["program_ns"].is_null()) << b;
+  ASSERT_EQ(b["streams"].size(), 2u);
+  EXPECT_GE(b["streams"][0]["copy_end_ns"].get<double>(), 0);
+  EXPECT_TRUE(b["streams"][1]["copy_start_ns"].is_null()) << b;
+  EXPECT_TRUE(b["streams"][1]["copy_end_ns"].is_null()) << b;
+}
+
 // A root complex's memory port returns each TC on its own VC; where two TCs then share a VC
 // of a root port, the higher goes first whatever the arbiters: TC1 and TC3 reads to gpu2 and
 // gpu3 (both under sw1) on links of 2 VCs ran one at a time under "round robin" (80.4 and

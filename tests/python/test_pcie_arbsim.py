@@ -36,13 +36,16 @@ product:
 
 
 class Fixture(unittest.TestCase):
+    """A sweep of SPEC over BASE, run once for the class."""
+    BASE, SPEC, JOBS = BASE, SPEC, 2
+
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="arbsim_py_")
-        for name, text in (("base.yaml", BASE), ("spec.yaml", SPEC)):
+        for name, text in (("base.yaml", cls.BASE), ("spec.yaml", cls.SPEC)):
             with open(os.path.join(cls.dir, name), "w") as f:
                 f.write(text)
-        cls.sweep = pa.sweep(os.path.join(cls.dir, "spec.yaml"), os.path.join(cls.dir, "sweep"), jobs=2)
+        cls.sweep = pa.sweep(os.path.join(cls.dir, "spec.yaml"), os.path.join(cls.dir, "sweep"), jobs=cls.JOBS)
 
     @classmethod
     def tearDownClass(cls):
@@ -189,22 +192,11 @@ product:
 """
 
 
-class NullFigures(unittest.TestCase):
+class NullFigures(Fixture):
     """A figure with nothing to take it of is null in results.json (schema 2): `late` starts
     after the 100 us run at its second point, `kern` has kernels and no copies. The tables keep
     its column (NaN), the plots leave it out and say so, and the package knows the schema."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="arbsim_nulls_")
-        for name, text in (("base.yaml", NULLS_BASE), ("spec.yaml", NULLS_SPEC)):
-            with open(os.path.join(cls.dir, name), "w") as f:
-                f.write(text)
-        cls.sweep = pa.sweep(os.path.join(cls.dir, "spec.yaml"), os.path.join(cls.dir, "sweep"), jobs=1)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.dir)
+    BASE, SPEC, JOBS = NULLS_BASE, NULLS_SPEC, 1
 
     def app(self, run, name):
         apps = self.sweep.apps

@@ -161,8 +161,10 @@ void apply_override(YAML::Node root, const std::string& spec, const std::string&
 // `platform: FILE` includes a platform file (relative to this config); so does
 // `platform: {include: FILE, KEY: VALUE...}`, whose other keys replace the file's top-level
 // keys (e.g. a scenario that reuses a platform with another h2d_mode). Returns the file
-// platform keys live in (for messages).
-std::string include_platform(YAML::Node root, const std::string& path, const std::string& base_dir) {
+// platform keys live in (for messages); `replaced` gets the keys this config wrote over the
+// file's (their lines are this config's: Reader::written_in()).
+std::string include_platform(YAML::Node root, const std::string& path, const std::string& base_dir,
+                             std::vector<std::string>* replaced = nullptr) {
   const YAML::Node& c = root;
   const YAML::Node p = c["platform"];
   const bool map_include = p && p.IsMap() && p["include"];
@@ -186,7 +188,10 @@ std::string include_platform(YAML::Node root, const std::string& path, const std
       if (!seen.insert(kv.first.Scalar()).second)
         throw ConfigError(path + ":" + std::to_string(kv.first.Mark().line + 1) + ": platform." + kv.first.Scalar() +
                           ": key given twice in one map");
-      if (kv.first.Scalar() != "include") loaded[kv.first.Scalar()] = unmarked(kv.second);  // no line of the wrong file
+      if (kv.first.Scalar() == "include") continue;
+      // Marked, and named as written here: an error in one named the included file, no line.
+      loaded[kv.first.Scalar()] = replaced ? kv.second : unmarked(kv.second);
+      if (replaced) replaced->push_back(kv.first.Scalar());
     }
   }
   root["platform"] = loaded;
@@ -287,7 +292,8 @@ Config parse_config(const std::string& text, const std::string& path, const std:
   Config cfg;
   cfg.file = path;
   YAML::Node root = parse_text(text, path);
-  const std::string platform_file = include_platform(root, path, base_dir);
+  std::vector<std::string> replaced;
+  const std::string platform_file = include_platform(root, path, base_dir, &replaced);
   for (const std::string& o : overrides) apply_override(root, o, path);
   resolve_workloads(root, base_dir, path);
 
@@ -295,7 +301,9 @@ Config parse_config(const std::string& text, const std::string& path, const std:
   top.allow({"platform", "apps", "driver", "sim", "description"});
   if (top.has("description")) top.need<std::string>("description");
   if (!top.has("platform")) top.fail("platform", "required key is missing");
-  cfg.platform = parse_platform(Reader(root["platform"], "platform", platform_file));
+  Reader platform(root["platform"], "platform", platform_file);
+  for (const std::string& k : replaced) platform.written_in(k, path);
+  cfg.platform = parse_platform(platform);
   cfg.sim = parse_sim(top.map("sim"));
   cfg.driver = parse_driver(top.map("driver"));
   cfg.driver_origin = top.map("driver").origin();

@@ -73,7 +73,18 @@ KeyPlace Reader::place(const std::string& key) const {
     for (const auto& kv : node_)
       if (kv.first.Scalar() == key) at = kv.first;
   const YAML::Mark m = at.Mark();
-  return {file_, m.line >= 0 ? m.line + 1 : 0, join_key(path_, key), ""};
+  return {file_of(key), m.line >= 0 ? m.line + 1 : 0, join_key(path_, key), ""};
+}
+
+void Reader::written_in(const std::string& key, const std::string& file) {
+  if (!written_in_) written_in_ = std::make_shared<std::map<std::string, std::string>>();
+  (*written_in_)[key] = file;
+}
+
+const std::string& Reader::file_of(const std::string& key) const {
+  if (written_in_ && !key.empty())
+    if (const auto it = written_in_->find(key); it != written_in_->end()) return it->second;
+  return file_;
 }
 
 Origin Reader::origin() const {
@@ -119,7 +130,7 @@ bool Reader::has(const std::string& key) const { return node_.IsMap() && static_
 // inherited key reports its errors where it was inherited from.
 Reader Reader::map(const std::string& key) const {
   if (!has(key) || lookup(key).IsNull()) node_[key] = YAML::Node(YAML::NodeType::Map);
-  Reader child(node_[key], join_key(path_, key), file_);
+  Reader child(node_[key], join_key(path_, key), file_of(key));
   const Reader* from = origin_ ? origin_.get() : inherited_ && inherited_->count(key) ? &inherited_->at(key) : nullptr;
   if (from && from->has(key) && from->lookup(key).IsMap()) child.origin_ = std::make_shared<Reader>(from->map(key));
   return child;
@@ -131,7 +142,7 @@ std::vector<Reader> Reader::list(const std::string& key) const {
   YAML::Node seq = lookup(key);
   if (!seq.IsSequence()) fail(key, "expected a list, got " + scalar_text(seq));
   for (std::size_t i = 0; i < seq.size(); ++i)
-    out.emplace_back(seq[i], join_key(path_, key) + "[" + std::to_string(i) + "]", file_);
+    out.emplace_back(seq[i], join_key(path_, key) + "[" + std::to_string(i) + "]", file_of(key));
   return out;
 }
 

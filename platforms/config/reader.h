@@ -65,6 +65,9 @@ class Reader {
   // `key` was copied into this map from `from` (a link's keys from `defaults.link`): an error
   // in it is reported at `from`'s line and key, naming this map as the one that inherited it.
   void inherit(const std::string& key, const Reader& from);
+  // `key`, with all under it, was written in `file` (a key of `platform: {include: F, ...}`
+  // replacing the included file's): its errors name that file, at the lines there.
+  void written_in(const std::string& key, const std::string& file);
 
  private:
   template <class T> T convert(const std::string& key, const YAML::Node& v) const;
@@ -79,6 +82,8 @@ class Reader {
   // elsewhere (a sub-map of an inherited key).
   std::shared_ptr<std::map<std::string, Reader>> inherited_;
   std::shared_ptr<Reader> origin_;
+  std::shared_ptr<std::map<std::string, std::string>> written_in_;  // key -> file (written_in())
+  const std::string& file_of(const std::string& key) const;
 };
 
 // Longest latency a config may give a link, switch or completer (ns): 1 s, far above any

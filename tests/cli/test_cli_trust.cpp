@@ -254,6 +254,23 @@ TEST_F(Cli, AKeyGivenTwiceInAnIncludeMapIsRefused) {
   expect_bad_input(cfg, {"c.yaml:1:", "platform.mps", "key given twice"});
 }
 
+// A key of `platform: {include: F, ...}` replacing the file's is written in this config: an
+// error in it named the included file, with no line (voq: yes in this config's nodes read
+// "seed000_fig2.yaml: platform.nodes[1].voq"). It names this config and the line now; an
+// error in a key of the included file still names that file.
+TEST_F(Cli, AnErrorInAKeyReplacingAnIncludedOneNamesThisConfig) {
+  const std::string nodes =
+      "  nodes:\n    - {name: rc0, type: root_complex}\n    - {name: sw0, type: switch, voq: yes}\n"
+      "    - {name: sw1, type: switch}\n    - {name: gpu0, type: gpu}\n    - {name: gpu1, type: gpu}\n"
+      "    - {name: gpu2, type: gpu}\n    - {name: gpu3, type: gpu}\n";
+  const std::string cfg = write("c.yaml", "platform:\n  include: " + kFig2 + "\n" + nodes + "apps:\n" + kOneStream);
+  expect_bad_input(cfg, {"c.yaml:5: platform.nodes[1].voq: expected true or false, got 'yes'"});
+  write("p.yaml", "mps: 256\nnodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu, tags: 0}]\n"
+                  "links: [{up: rc0, down: gpu0}]\n");
+  const std::string other = write("d.yaml", "platform: {include: p.yaml, mrrs: 512}\napps:\n" + std::string(kOneStream));
+  expect_bad_input(other, {"p.yaml:2: platform.nodes[1].tags"});
+}
+
 // config.effective.yaml is itself a config that reproduces the run: an app's `workload:`
 // is resolved into its keys there, not looked up again beside the output directory.
 TEST_F(Cli, TheEffectiveConfigOfAWorkloadRunsAgain) {

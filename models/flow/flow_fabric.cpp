@@ -123,9 +123,10 @@ void FlowFabric::rates_changed() {
     ARBSIM_LOG_TRACE(*this, rate_text(moving_.at(id), sched_.rate(id), sched_.held(id)));
   }
   if (watching_) watch_.look(now_ns());
-  lockstep_.settle(
-      now_ps(), [this](int id) { return sched_.running(id) ? sched_.held(id) : std::vector<int>{}; },
-      [this](int id) { return sched_.running(id) ? sched_.rate(id) : 0.0; });
+  if (lockstep_.pending())  // (no std::functions made on the many computations with no start)
+    lockstep_.settle(
+        now_ps(), [this](int id) { return sched_.running(id) ? sched_.held(id) : std::vector<int>{}; },
+        [this](int id) { return sched_.running(id) ? sched_.rate(id) : 0.0; });
   for (int id : sched_.take_unsettled())
     if (const auto it = moving_.find(id); it != moving_.end()) unsettled_flows_.insert(it->second.copy.flow_id);
   schedule();

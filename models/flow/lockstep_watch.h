@@ -27,6 +27,8 @@ class LockstepWatch {
   using Pair = std::pair<uint32_t, uint32_t>;  // two apps' flow ids, the lower first
   // Flow `id` of app `flow` started `bytes` at `at_ps`.
   void started(int id, uint32_t flow, uint64_t bytes, uint64_t at_ps);
+  // Whether a start is still to be looked at (settle() has something to do).
+  bool pending() const { return unsettled_ > 0; }
   // After the rates at `at_ps` are computed: `held(id)` is the links that hold flow `id` at
   // its rate (empty once it has ended), `rate(id)` that rate. Pairs started then that one
   // link holds at one rate are a tie.
@@ -40,11 +42,13 @@ class LockstepWatch {
     int id;
     uint32_t flow;
     uint64_t bytes;
+    bool settled;  // looked at by a settle() already
   };
+  void tie(const Start& a, const Start& b, int link);
   uint64_t at_ps_ = 0;
-  std::vector<Start> starts_;             // the flows started at at_ps_
-  std::vector<std::pair<Start, Start>> pairs_;  // of them, equal ones of different apps
-  std::map<Pair, std::map<int, Seen>> ties_;     // by pair of apps, then link
+  std::vector<Start> starts_;  // the flows started at at_ps_
+  std::size_t unsettled_ = 0;  // of them, those no settle() has looked at
+  std::map<Pair, std::map<int, Seen>> ties_;  // by pair of apps, then link
 };
 
 }  // namespace arbsim::flow

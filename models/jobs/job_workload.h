@@ -22,16 +22,16 @@ struct JobKind {
 // alpha 1.07), each at 1 work unit a second, so a job's work is its time alone in seconds.
 std::vector<JobKind> table2_kinds();
 
-// Poisson arrivals: gaps exponential with mean `mean_gap_s`; each job PCIe-bound with
-// probability `pcie_bound_ratio` (then one of the PCIe-bound kinds, equally likely), else one
-// of the others; work uniform in [work_min, work_max]; all ask `slices` slices. Its own
-// 64-bit generator and inverse-CDF draws: the same seed gives the same jobs on every machine.
 // The most jobs a simulation takes, generated or from a trace: the schedulers look over the
 // waiting jobs at each decision, and an overloaded cluster's queue grows with the jobs, so the
 // cost grows with their square (pcie_aware: 100,000 jobs of seed 001's testbed in 21.5 s,
 // 160,000 in 59 s; the bound was 10^7, hours).
 constexpr int kMaxJobs = 100000;
 
+// Poisson arrivals: gaps exponential with mean `mean_gap_s`; each job PCIe-bound with
+// probability `pcie_bound_ratio` (then one of the PCIe-bound kinds, equally likely), else one
+// of the others; work uniform in [work_min, work_max]; all ask `slices` slices. Its own
+// 64-bit generator and inverse-CDF draws: the same seed gives the same jobs on every machine.
 struct JobGenerator {
   int count = 100;
   double mean_gap_s = 10;

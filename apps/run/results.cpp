@@ -192,7 +192,8 @@ ordered_json link_json(const Fabric& f, const LinkDir& l, int dir, double end_ps
   j["tlps"] = s.tlps;
   j["bytes"] = s.payload_bytes;
   j["wire_bytes"] = s.wire_bytes;
-  j["utilization"] = end_ps > 0 ? r3(s.busy_ps / end_ps) : 0.0;
+  // An empty statistics window (a warm-up that outlasts the traffic) has no utilization: 0/0.
+  j["utilization"] = end_ps > 0 ? ordered_json(r3(s.busy_ps / end_ps)) : ordered_json(nullptr);
   j["vc_bytes"] = vc_array(f.link_vcs(dir), s.vc_bytes);
   j["credit_stall_ns"] = r3(s.credit_stall_ps / 1000.0);
   return j;

@@ -128,7 +128,9 @@ def vc_bars(sweep, ax=None):
 def link_heatmap(sweep, ax=None):
     links = sweep.links[sweep.links.status == "ok"].copy()
     links["link"] = links["name"] + " " + links["direction"]
-    table = links.pivot_table(index="run", columns="link", values="utilization", sort=False)
+    # dropna=False: a point whose statistics window is empty (utilization null) keeps its row,
+    # drawn blank, rather than vanishing from the figure.
+    table = links.pivot_table(index="run", columns="link", values="utilization", sort=False, dropna=False)
     labels = [_label(sweep, r) for r in table.index]
     width = 2.5 + 0.075 * max((len(t) for t in labels), default=0) + 0.35 * len(table.columns)
     ax = _axes(ax, width=max(6.4, width), height=max(3.0, 0.35 * len(table) + 2.5))
@@ -185,5 +187,10 @@ def standard_figures(sweep, out_dir, notes=None):
     if not sweep.link_vcs.empty:
         save(vc_bars(sweep), "vc_bytes.png")
     if not sweep.links.empty:
-        save(link_heatmap(sweep), "link_utilization.png")
+        ok = sweep.links[sweep.links.status == "ok"]
+        if ok.utilization.notna().any():
+            save(link_heatmap(sweep), "link_utilization.png")
+        else:
+            notes.append("link_utilization.png: no completed point has a statistics window "
+                         "(utilization null everywhere): not drawn")
     return made

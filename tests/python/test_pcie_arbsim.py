@@ -146,6 +146,22 @@ class Figures(Fixture):
         with self.assertRaises(ValueError):
             plot.throughput_vs(sw, "driver.policy")
 
+    def test_a_point_with_no_utilization_keeps_its_heatmap_row(self):
+        # An empty statistics window (a warm-up outlasting the traffic) makes a point's link
+        # utilizations null: its row was dropped from the heatmap without a word.
+        import copy
+        sw = copy.copy(self.sweep)
+        sw.links = sw.links.copy()
+        first = sw.links.run.iloc[0]
+        sw.links.loc[sw.links.run == first, "utilization"] = float("nan")
+        rows = plot.link_heatmap(sw).get_yticklabels()
+        self.assertEqual(len(rows), sw.links[sw.links.status == "ok"].run.nunique())
+        sw.links["utilization"] = float("nan")
+        notes = []
+        made = plot.standard_figures(sw, os.path.join(self.dir, "no_util"), notes)
+        self.assertNotIn("link_utilization.png", [os.path.basename(p) for p in made])
+        self.assertTrue(any(n.startswith("link_utilization.png: no completed point") for n in notes), notes)
+
     def test_vc_bars_leave_out_the_memory_ports(self):
         # Its bars are the PCIe link directions' VC bytes: a memory port's entries are per TC.
         ax = plot.vc_bars(self.sweep)

@@ -104,6 +104,8 @@ std::vector<MigJob> read_job_trace(std::istream& in, const std::vector<JobKind>&
   int n = 0;
   for (std::string line; std::getline(in, line);) {
     ++n;
+    // A spreadsheet's "CSV UTF-8" export starts with a byte order mark: not part of the header.
+    if (n == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') continue;
     const std::vector<std::string> f = split(line);

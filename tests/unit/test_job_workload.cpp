@@ -38,6 +38,15 @@ TEST(JobTrace, RowsBecomeJobsWithTheirKindsProfile) {
   EXPECT_FALSE(j[1].pcie_bound());
 }
 
+// A spreadsheet's "CSV UTF-8" export: a byte order mark before the header (it was refused as
+// "the header must be ...", naming a header that looked right).
+TEST(JobTrace, AByteOrderMarkBeforeTheHeaderIsRead) {
+  const std::vector<MigJob> j = trace("\xEF\xBB\xBF" "arrival_s,kind,slices,work\r\n0,bloom7b1,1,100\r\n");
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_DOUBLE_EQ(j[0].work, 100);
+  EXPECT_EQ(trace_error("x\xEF\xBB\xBF" "arrival_s,kind,slices,work\n"), "line 1: the header must be arrival_s,kind,slices,work");
+}
+
 TEST(JobTrace, BadRowsAreRefusedWithTheirLine) {
   EXPECT_EQ(trace_error(""), "the trace is empty: no header arrival_s,kind,slices,work");
   EXPECT_EQ(trace_error("arrival,kind,slices,work\n"), "line 1: the header must be arrival_s,kind,slices,work");

@@ -216,10 +216,11 @@ void System::finish() {
 }
 
 void System::restart_stats() {
+  const auto delivered = [this](uint64_t transfer) { return fabric_->delivered_bytes(transfer); };
+  for (auto& a : apps_) a->restart_stats(delivered);
+  for (auto& d : devices_) d->restart_stats(delivered);
   fabric_->restart_stats();
   for (auto& g : gpus_) g->restart_stats();
-  for (auto& a : apps_) a->restart_stats();
-  for (auto& d : devices_) d->restart_stats();
 }
 
 std::vector<int> System::vc_counts() const {

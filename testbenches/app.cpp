@@ -46,7 +46,12 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
                               std::to_string(bytes) + " B issued");
   // The TC the driver's policy gives it, known once submitted (the copy cannot end before).
   auto tc = std::make_shared<uint8_t>(r.tc);
-  *tc = driver_.memcpy(r, [this, bytes, start, deadline, due, tc, then = std::move(then)] {
+  const uint64_t handle = carry_.open();
+  const auto done = [this, bytes, start, deadline, due, tc, handle, then = std::move(then)] {
+    if (const uint64_t carried = carry_.close(handle, bytes)) {  // open at the warm-up's end
+      stats_.carried_bytes += carried;
+      stats_.carried_until = sc_core::sc_time_stamp();
+    }
     if (!measured(start)) return then();
     if (due > 0) open_deadlines_.erase(open_deadlines_.find(due));
     const sc_time now = sc_core::sc_time_stamp();
@@ -60,7 +65,8 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
     if (deadline > 0) ++(meets_deadline(latency, deadline) ? stats_.deadlines_met : stats_.deadlines_missed);
     stats_.last_done = now;
     then();
-  });
+  };
+  *tc = driver_.memcpy(r, done, [this, handle](uint64_t transfer) { carry_.started(handle, transfer); });
 }
 
 // The phases in order, each skipped when empty (parse_phases asks for at least one).

@@ -14,6 +14,7 @@
 #include <systemc>
 #include "models/common/latency_histogram.h"
 #include "models/common/progress_guard.h"
+#include "models/common/window_carry.h"
 #include "testbenches/deadline.h"
 #include "models/host/driver.h"
 #include "testbenches/app_params.h"
@@ -28,6 +29,12 @@ struct AppStats {
   sc_core::sc_time first_issue, last_done;
   bool issued_any = false;
   bool copied_any = false;  // issued a copy (or a batch that moves bytes): its throughput is a figure
+  // After a warm-up: copies issued during it and open at its end (`open_at_window`, the
+  // window starting at `window_from`) count in no figure but the data rate, with the bytes
+  // they delivered inside the window (`carried_bytes`, the last of them at `carried_until`).
+  uint64_t carried_bytes = 0;
+  sc_core::sc_time carried_until, window_from;
+  bool open_at_window = false;
 };
 
 // What every app is given besides its kind's parameters.
@@ -52,15 +59,21 @@ class App : public sc_core::sc_module {
   }
   bool finished() const { return finished_; }
   // The end of the warm-up (sim.warmup_ns, docs/results.md "Warm-up"): the statistics start
-  // again from nothing and count only transfers (runs, jobs) issued from now on.
-  void restart_stats() {
+  // again from nothing and count only transfers (runs, jobs) issued from now on; the data
+  // rate also counts what the copies open now deliver from now on (`delivered`: of a fabric
+  // transfer, so far).
+  void restart_stats(const std::function<uint64_t(uint64_t)>& delivered) {
     done_before_ = stats_.last_done;
     stats_ = AppStats{};
     open_deadlines_.clear();  // issued during the warm-up: they count nowhere
     measure_from_ = sc_core::sc_time_stamp();
+    stats_.window_from = measure_from_;
+    stats_.open_at_window = carry_.start_window(delivered);
   }
   // Its last completion, warm-up included (makespan_ns).
-  sc_core::sc_time last_done_whole_run() const { return std::max(done_before_, stats_.last_done); }
+  sc_core::sc_time last_done_whole_run() const {
+    return std::max({done_before_, stats_.last_done, stats_.carried_until});
+  }
 
  protected:
   virtual void on_wake() = 0;            // start time reached, or a timer the app set
@@ -99,6 +112,7 @@ class App : public sc_core::sc_module {
   sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
   std::multiset<int64_t> open_deadlines_;  // absolute deadlines (ps) of measured copies still open
   sc_core::sc_time done_before_;   // stats_.last_done when the warm-up ended
+  WindowCarry carry_;              // its open copies, for the window's data rate
 };
 
 }  // namespace arbsim

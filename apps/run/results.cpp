@@ -22,6 +22,19 @@ ordered_json or_null(bool has, double v) { return has ? ordered_json(r3(v)) : or
 // The nearest-rank percentile q of `v`, null when it is empty.
 ordered_json percentile_json(const std::vector<double>& v, double q) { return or_null(!v.empty(), percentile(v, q)); }
 
+// The data rate of an app or device (AppStats, DeviceStats): `bytes` x 8 over its first issue
+// -> last completion. After a warm-up that ended with copies of it open, over the window's
+// start -> last completion, those copies' bytes inside the window counted too
+// (models/common/window_carry.h). null when `has` is false and no copy was open.
+template <class Stats>
+ordered_json data_rate_gbps(const Stats& s, bool has, uint64_t bytes) {
+  const bool straddled = s.open_at_window;
+  const sc_core::sc_time from = straddled ? s.window_from : s.first_issue;
+  const sc_core::sc_time to = std::max(s.last_done, s.carried_until);
+  const double active_ns = (s.issued_any || straddled) && to > from ? (to - from).to_seconds() * 1e9 : 0;
+  return or_null(has || straddled, active_ns > 0 ? static_cast<double>(bytes + s.carried_bytes) * 8.0 / active_ns : 0.0);
+}
+
 // A batch app's first batch: each stream's predicted and measured copy and stream end
 // (seed 002 Table 2 compares these), relative to the batch start; and its program's first
 // run, predicted (the sum of its batches' predictions) and measured.
@@ -147,7 +160,6 @@ ordered_json per_tc_json(const System& p) {
 
 ordered_json app_json(const App& a, const AppCfg& c, double end_ns) {
   const AppStats& s = a.stats();
-  const double active_ns = s.issued_any ? (s.last_done - s.first_issue).to_seconds() * 1e9 : 0;
   ordered_json j;
   j["name"] = c.name;
   j["type"] = c.kind();
@@ -156,7 +168,7 @@ ordered_json app_json(const App& a, const AppCfg& c, double end_ns) {
   j["transfers"] = s.transfers;
   j["iterations"] = s.iterations;
   // A throughput of data: null for an app that issued no copy (none yet, or kernels only).
-  j["throughput_gbps"] = or_null(s.copied_any, active_ns > 0 ? s.bytes * 8.0 / active_ns : 0.0);
+  j["throughput_gbps"] = data_rate_gbps(s, s.copied_any, s.bytes);
   j["p50_ns"] = percentile_json(s.latencies_ns, 0.50);
   j["p99_ns"] = percentile_json(s.latencies_ns, 0.99);
   j["max_ns"] = percentile_json(s.latencies_ns, 1.0);
@@ -264,7 +276,6 @@ ordered_json gpu_json(const GpuCompute& g, const GpuUnit& u) {
 
 ordered_json device_json(const Device& d, const NodeCfg& n) {
   const DeviceStats& s = d.stats();
-  const double active_ns = s.issued_any ? (s.last_done - s.first_issue).to_seconds() * 1e9 : 0;
   const uint64_t bytes = s.bytes_to_host + s.bytes_from_host;
   return {{"name", n.name},
           {"type", n.type_name()},
@@ -272,7 +283,7 @@ ordered_json device_json(const Device& d, const NodeCfg& n) {
           {"bytes_from_host", s.bytes_from_host},
           {"operations", s.operations},
           {"dropped", s.dropped},
-          {"throughput_gbps", or_null(s.issued_any, active_ns > 0 ? static_cast<double>(bytes) * 8.0 / active_ns : 0.0)},
+          {"throughput_gbps", data_rate_gbps(s, s.issued_any, bytes)},
           {"p50_ns", percentile_json(s.latencies_ns, 0.50)},
           {"p99_ns", percentile_json(s.latencies_ns, 0.99)},
           {"finished", d.finished()}};

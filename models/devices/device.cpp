@@ -12,7 +12,15 @@ void Device::dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_G
   c.remote = ctx_.host_memory;
   c.flow_id = ctx_.flow_id;
   c.rate_GBps = rate_GBps;
-  c.on_done = std::move(done);
+  const uint64_t handle = carry_.open();
+  c.on_start = [this, handle](uint64_t transfer) { carry_.started(handle, transfer); };
+  c.on_done = [this, handle, bytes, done = std::move(done)] {
+    if (const uint64_t carried = carry_.close(handle, bytes)) {  // open at the warm-up's end
+      stats_.carried_bytes += carried;
+      stats_.carried_until = sc_core::sc_time_stamp();
+    }
+    if (done) done();
+  };
   // Issued, whether or not it completes: a starved device then reads a throughput of 0, not
   // null as one that issued nothing (record() moves the first issue to the operation's own).
   const sc_core::sc_time now = sc_core::sc_time_stamp();

@@ -12,6 +12,7 @@
 #include <systemc>
 #include "models/common/copy_executor.h"
 #include "models/common/progress_guard.h"
+#include "models/common/window_carry.h"
 
 namespace arbsim {
 
@@ -30,6 +31,11 @@ struct DeviceStats {
   std::vector<double> latencies_ns;   // per operation: issued -> data delivered (or I/O done)
   sc_core::sc_time first_issue, last_done;
   bool issued_any = false;
+  // After a warm-up, as AppStats: DMAs open at its end count in the data rate only, with the
+  // bytes they delivered inside the window.
+  uint64_t carried_bytes = 0;
+  sc_core::sc_time carried_until, window_from;
+  bool open_at_window = false;
 };
 
 class Device : public sc_core::sc_module {
@@ -40,10 +46,13 @@ class Device : public sc_core::sc_module {
   // Done with all it was configured to do (the run may end without it: time_ns).
   virtual bool finished() const = 0;
   // The end of the warm-up (sim.warmup_ns): statistics start again, counting operations
-  // issued from now on.
-  void restart_stats() {
+  // issued from now on, and in the data rate what the DMAs open now deliver from now on
+  // (`delivered`: of a fabric transfer, so far).
+  void restart_stats(const std::function<uint64_t(uint64_t)>& delivered) {
     stats_ = DeviceStats{};
     measure_from_ = sc_core::sc_time_stamp();
+    stats_.window_from = measure_from_;
+    stats_.open_at_window = carry_.start_window(delivered);
   }
   // Its last completion, warm-up included (makespan_ns): of an operation issued in the
   // warm-up too (they count in no statistic; makespan_ns lost a drive's 20 I/Os issued at 0
@@ -66,6 +75,7 @@ class Device : public sc_core::sc_module {
  private:
   sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
   sc_core::sc_time done_any_;      // the last completion of any operation
+  WindowCarry carry_;              // its open DMAs, for the window's data rate
 };
 
 }  // namespace arbsim

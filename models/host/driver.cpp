@@ -17,7 +17,7 @@ bool Driver::response_data(const MemcpyRequest& r) const {
   return r.dir == CopyDir::H2D && gpus_[r.gpu].h2d_mode == H2dMode::DeviceRead;
 }
 
-uint8_t Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
+uint8_t Driver::memcpy(MemcpyRequest r, std::function<void()> done, std::function<void(uint64_t)> started) {
   r.response_data = response_data(r);
   const uint64_t id = next_cmd_++;
   CopyCommand c;
@@ -27,9 +27,10 @@ uint8_t Driver::memcpy(MemcpyRequest r, std::function<void()> done) {
   c.tc = static_cast<uint8_t>(policy_->assign_tc(r));
   CopyExecutor& e = engine_for(r, c);
   GpuCompute* g = gpus_[r.gpu].gpu;
-  c.on_start = [this, g, id](uint64_t transfer) {
+  c.on_start = [this, g, id, started = std::move(started)](uint64_t transfer) {
     g->copy_started();
     policy_->on_start(id, transfer);
+    if (started) started(transfer);
   };
   c.on_done = [this, g, id, done = std::move(done)] {
     // Nothing left to watch: no tick keeps the run going past the last transfer (sim_time_ns

@@ -43,8 +43,9 @@ class Driver : public sc_core::sc_module {
   SC_HAS_PROCESS(Driver);
   Driver(sc_core::sc_module_name name, std::vector<GpuAttachment> gpus, std::unique_ptr<TcPolicy> policy,
          FabricControl& fabric);
-  // Returns the TC its policy gave the copy (TcPolicy::assign_tc).
-  uint8_t memcpy(MemcpyRequest r, std::function<void()> done);
+  // Returns the TC its policy gave the copy (TcPolicy::assign_tc). `started` (optional)
+  // hears the fabric transfer its engine made of it.
+  uint8_t memcpy(MemcpyRequest r, std::function<void()> done, std::function<void(uint64_t)> started = {});
   int gpu_count() const { return static_cast<int>(gpus_.size()); }
   GpuCompute& gpu(int i) { return *gpus_[i].gpu; }
   TcPolicy& policy() { return *policy_; }

@@ -170,6 +170,43 @@ TEST(Warmup, TheRunStillEndsAtSimTime) {
   EXPECT_NEAR(state_sum(o, 0), 2400, 0.002);
 }
 
+// A stream kept 8 copies deep fills one Gen3 x16 link with 256-byte MWr, each taking T on
+// the wire: its data rate is 256 B x 8 / T (103.95 Gb/s) over the window as over the whole
+// run. The copies issued in the window wait behind the 8 issued before it; the rate counts
+// the bytes those deliver after the warm-up and runs from its end (it ran from the first
+// issue in the window and left those bytes out: 65.7 Gb/s). Depth 1 leaves the link idle
+// between copies, so its rate is below the link's. One simulation per test (SystemC).
+namespace {
+double window_rate(const char* fidelity, const char* depth, double* bytes = nullptr) {
+  const std::string stream = "platform:\n"
+                             "  name: one-gpu\n"
+                             "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+                             "  links: [{up: rc0, down: gpu0, gen: 3, width: 16}]\n"
+                             "sim: {time_ns: 200000, warmup_ns: 100000}\n"
+                             "apps:\n"
+                             "  - {name: w, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 64KiB}, "
+                             "duration_ns: 200000}\n";
+  const SimOutcome o = run_yaml(stream, {std::string("sim.fidelity=") + fidelity, std::string("apps.w.depth=") + depth});
+  if (bytes) *bytes = app(o, "w")["bytes"].get<double>();
+  return app(o, "w")["throughput_gbps"].get<double>();
+}
+
+void expect_link_rate(const char* fidelity, const char* depth) {
+  const double link_gbps = 256 * 8 / mwr_ns();
+  double bytes = 0;
+  const double gbps = window_rate(fidelity, depth, &bytes);
+  EXPECT_NEAR(gbps, link_gbps, 0.002 * link_gbps);
+  EXPECT_LT(bytes, gbps * 100000 / 8);  // `bytes` stays the copies issued in the window
+}
+}  // namespace
+
+TEST(Warmup, AStreamsDataRateInTheWindowIsTheLinksAtDepth8) { expect_link_rate("packet", "8"); }
+TEST(Warmup, AStreamsDataRateInTheWindowIsTheLinksAtDepth2) { expect_link_rate("packet", "2"); }
+TEST(Warmup, AStreamsDataRateInTheWindowIsTheLinksAtDepth8InFlow) { expect_link_rate("flow", "8"); }
+TEST(Warmup, AStreamOneCopyDeepLeavesTheLinkIdleBetweenCopies) {
+  EXPECT_LT(window_rate("packet", "1"), 0.995 * 256 * 8 / mwr_ns());
+}
+
 TEST(Warmup, LongerThanTheRunIsAConfigError) {
   EXPECT_THROW(load_scenario_text(kTwoWrites, {"sim.warmup_ns=3000"}), ConfigError);
   try {

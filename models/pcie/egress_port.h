@@ -98,6 +98,8 @@ class EgressPort : public sc_core::sc_module {
   void apply_credit_returns(const sc_core::sc_time& now);
   Candidates collect(const sc_core::sc_time& now);
   sc_core::sc_time eligible_at(const TlpExtension& x);
+  // When a head starts to wait here: ready, at the head of its queue, and eligible.
+  sc_core::sc_time wait_start(const TlpExtension& x) { return std::max(eligible_at(x), x.head_since); }
   void transmit(TlpQueue& q, const sc_core::sc_time& now);
   void account_stall(bool stalled, const sc_core::sc_time& now);
   void apply_remap(int tc);

@@ -19,6 +19,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::OvertakenTail: return "a copy that ended held back at " + out + ", its engine's next in another VC";
     case flow::Unrepresented::CreditLoop: return "credits that carry less per round trip than the copy could move alone";
     case flow::Unrepresented::TagQueueing: return "a read held to its tag window's pace on the saturated " + out;
+    case flow::Unrepresented::CompleterQueue: return "a read's tag window queued at its completer, leaving by " + out;
   }
   return "";
 }
@@ -50,6 +51,11 @@ std::string effect(flow::Unrepresented what) {
       return "queueing in the round trip not modelled: the fluid caps the read at its tag window per round trip "
              "alone, where in the packet model its requests and completions also wait their turns on this link, so "
              "it moves slower and its sharers faster (give the engine more tags, or run with --fidelity packet)";
+    case flow::Unrepresented::CompleterQueue:
+      return "completer queue not modelled: the read's requests arrive faster than its completer serves their data, "
+             "so up to tags x MRRS bytes of its completions queue there in request order, and the other reads the "
+             "completer serves wait behind them in the packet model, where the fluid shares the completer's rate at "
+             "once (give the reader fewer tags or a smaller MRRS, or run with --fidelity packet)";
     case flow::Unrepresented::CreditLoop:
       return "credit-limited throughput not modelled: the packet model sends a window of TLPs and waits for their "
              "credits to return, so the copy moves at most the credits' window per round trip; the fluid moves it "

@@ -359,9 +359,17 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
 // windows' bytes gives that flow 3 % or more less service for a while than the fluid's share;
 // a read of under 33 windows itself gains as much (up to a window ahead of its share: 3 % or
 // more of its bytes), and every sharer there gives it up.
+// At its completer (its data path's first link) part of the window queues whatever the load
+// there when its requests arrive faster than the completer serves them
+// (WatchFlow::completer_queue): a sharer there of under 33 times that queue waits behind it.
 void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) const {
   const bool small = f.bytes * 0.03 <= f.window;
-  for (int e : *f.data_path) {
+  const std::vector<int>& path = *f.data_path;
+  if (f.completer_queue > 0 && !path.empty() && !held_at(path.front()))
+    for (const Crossing& c : by_edge_[static_cast<std::size_t>(path.front())])
+      if (c.id != id && c.watched->flow.bytes * 0.03 <= f.completer_queue)
+        out.push_back({{Unrepresented::CompleterQueue, path.front(), path.front()}, c.id});
+  for (int e : path) {
     if (held_at(e)) {
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
         if (c.id != id && (small || c.watched->flow.bytes * 0.03 <= f.window))

@@ -26,6 +26,12 @@
 //   tags x MRRS bytes ahead of the fluid's share on each link it shares (a sharer of under
 //   33 windows' bytes sees it: 3 % or more of its time; a read of under 33 windows gains
 //   as much);
+// - a read's tag window queued at its completer: its requests reach the completer (host
+//   memory, a GPU) faster than the completer serves their data, so up to tags x MRRS bytes
+//   of its completions leave there in request order, ahead of the other reads it serves,
+//   however lightly loaded the completer is on average (seed 000's platform: an 8 KiB read
+//   beside a 1 MiB read of 4 KiB requests, p99 21.8 us in the packet model against the
+//   fluid's 1.4 us, with no note until 2026-11-26);
 // - a read held to its tag window's pace on a saturated link: its cap takes a request's round
 //   trip alone, where in the packet model each request's completions also wait their turns
 //   on that link, so it moves slower (Gen3 x1, one tag, beside a peer write: 20 % slower);
@@ -89,9 +95,14 @@ struct WatchFlow {
   // request's round trip alone: on a saturated link the packet model's requests and
   // completions also wait their turns there, so the read moves slower (set_window_bound()).
   bool window_bound = false;
+  // A read whose requests reach its completer faster than the completer serves their data:
+  // the bytes of its tag window that queue there at most (FlowFabric::completer_queue()),
+  // 0 for none.
+  double completer_queue = 0;
 };
 
-enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing };
+enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
+                           CompleterQueue };
 
 // Inserts v into the ascending vector `into` unless it holds it already; whether it did.
 template <class T>

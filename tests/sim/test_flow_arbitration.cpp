@@ -366,3 +366,50 @@ TEST(FlowArbitration, EqualCopiesStartedApartAreNotATie) {
   for (const auto& n : o.results["fidelity_notes"])
     EXPECT_NE(n["setting"], "equal copies of several apps started at the same instant, held by this link") << n.dump();
 }
+
+namespace {
+
+// gpu0 (under sw0) reads 1 MiB in 256 requests of 4 KiB, all issued at once; gpu1 (under
+// sw1) reads 8 KiB 1 us later. Host memory serves `memory_GBps`; each root port carries
+// ~13 GB/s, so at 50 GB/s the memory is far from saturated on average.
+std::string completer_reads(const char* memory_GBps, const char* fidelity) {
+  return std::string("platform:\n"
+                     "  name: completer\n"
+                     "  mrrs: 4096\n"
+                     "  nodes:\n"
+                     "    - {name: rc0, type: root_complex, memory: {bandwidth_GBps: ") + memory_GBps + "}}\n"
+         "    - {name: sw0, type: switch}\n"
+         "    - {name: sw1, type: switch}\n"
+         "    - {name: gpu0, type: gpu}\n"
+         "    - {name: gpu1, type: gpu}\n"
+         "  links: [{up: rc0, down: sw0}, {up: rc0, down: sw1}, {up: sw0, down: gpu0}, {up: sw1, down: gpu1}]\n"
+         "sim: {fidelity: " + fidelity + "}\n"
+         "apps:\n"
+         "  - {name: bulk, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 1MiB}, count: 1}\n"
+         "  - {name: victim, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 8KiB}, count: 1, start_ns: 1000}\n";
+}
+
+}  // namespace
+
+// The packet model: memory serves the requests in order, 256 x 4 KiB = 1 MiB at 50 GB/s, so
+// the victim's requests, arriving at 1 us, wait for what is left of it: (1 MiB - ~50 KB
+// served by then) / 50 GB/s ~ 20 us. The fluid shares the memory's rate at once...
+TEST(FlowArbitration, ReadsQueueAtTheirCompleterInThePacketModel) {
+  SimOutcome o = run_yaml(completer_reads("50", "packet"));
+  EXPECT_GT(app(o, "victim")["max_ns"].get<double>(), 15000);
+}
+
+// ... so the flow mode names it, at the memory's port, for both reads;
+TEST(FlowArbitration, AReadsWindowQueuedAtItsCompleterIsNamed) {
+  SimOutcome o = run_yaml(completer_reads("50", "flow"));
+  EXPECT_LT(app(o, "victim")["max_ns"].get<double>(), 5000);
+  EXPECT_EQ(notes_at(o, "rc0_memory->rc0"),
+            (std::vector<std::string>{"a read's tag window queued at its completer, leaving by rc0_memory->rc0"}));
+}
+
+// ... not where the memory serves 4 KiB faster than the next request arrives (at 4000 GB/s,
+// in 1.0 ns, against an MRd's 1.5 ns on a Gen3 x16 link).
+TEST(FlowArbitration, ACompleterFasterThanTheRequestsIsNotNamed) {
+  SimOutcome o = run_yaml(completer_reads("4000", "flow"));
+  EXPECT_TRUE(notes_at(o, "rc0_memory->rc0").empty()) << o.results["fidelity_notes"].dump(2);
+}

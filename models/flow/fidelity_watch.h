@@ -221,7 +221,9 @@ class FidelityWatch {
   void mark(int id, Watched& w);
   static bool first_in_look(std::vector<Key>& keys, uint64_t& stamp, uint64_t look, const Key& key);
   void examine(int id, Watched& w);
-  void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, std::vector<Cause>& out) const;
+  // `standing`: held at the link before too, with its backlog (a queue that built and stays).
+  void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, bool standing,
+                    std::vector<Cause>& out) const;
   void burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);
   void tag_queueing(const WatchFlow& f, std::vector<Cause>& out) const;

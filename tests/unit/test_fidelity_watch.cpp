@@ -73,6 +73,34 @@ TEST_F(WatchTest, BlockingEndsWithTheHeldFlow) {
 }
 
 // Still running when the run ends: counted to the end.
+// Held beyond edge 0 its TLPs queue at sw; held at edge 0 too from 50 ns (a tie) it arrives
+// as fast as it leaves, so that queue stands and flow 2 still waits behind it: the blocking
+// goes on to 200 ns (it stopped at the tie). A flow tied from its start never queued: none.
+TEST_F(WatchTest, AQueueThatBuiltStandsThroughATie) {
+  start_both(0);
+  watch.set_held(1, {0, 1});
+  watch.look(50);
+  watch.remove(1, 200);
+  watch.look(200);
+  watch.finish(1000);
+  EXPECT_DOUBLE_EQ(hol_sighting().total_ns, 200);
+}
+
+TEST_F(WatchTest, AFlowTiedFromItsStartQueuesNothing) {
+  WatchFlow tied;
+  tied.data_path = &to_gpu0;
+  tied.held = {0, 1};
+  tied.owner = 1;
+  WatchFlow beside;
+  beside.data_path = &to_gpu1;
+  beside.owner = 2;
+  watch.add(1, tied);
+  watch.add(2, beside);
+  watch.look(0);
+  watch.finish(1000);
+  EXPECT_EQ(watch.sightings().count(hol), 0u);
+}
+
 TEST_F(WatchTest, ARunningSightingCountsToTheRunsEnd) {
   start_both(10);
   watch.finish(510);

@@ -109,6 +109,9 @@ class Fabric {
   virtual uint64_t tlp_hops() const = 0;
   // Whether it moves TLPs, whose ages the liveness check reads (results.json run_checks).
   virtual bool moves_tlps() const { return true; }
+  // The share of a copy's time within which its end may differ from the packet model's (0:
+  // it is the packet model). A copy ending that near a cut-off is noted (System::cutoff_notes).
+  virtual double timing_accuracy() const { return 0.0; }
   // What this fidelity could not represent (complete after finish(): the flow fabric adds
   // what its fidelity watch saw).
   virtual const std::vector<FidelityNote>& fidelity_notes() const = 0;

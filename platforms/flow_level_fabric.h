@@ -31,6 +31,8 @@ class FlowLevelFabric : public Fabric {
   void note_ranking_tie(const std::string& pair, uint64_t bytes, const std::vector<uint32_t>& flows) override;
   uint64_t tlp_hops() const override { return 0; }
   bool moves_tlps() const override { return false; }
+  // The fluid follows the packet model's copy times to 3 % (issue 12's agreement bound).
+  double timing_accuracy() const override { return 0.03; }
   const std::vector<FidelityNote>& fidelity_notes() const override { return notes_; }
   std::vector<std::string> waiting() const override { return {}; }
   // The fluid has no per-port state to trace: the VCD gets the GPUs' states alone, and the

@@ -37,6 +37,10 @@ class System : public FabricControl {
   const Fabric& fabric() const { return *fabric_; }
   // What neither fidelity represents that the config asks (platforms/model_notes.h).
   const std::vector<FidelityNote>& model_notes() const { return model_notes_; }
+  // At a sim.time_ns cut-off (`end_ns`) in a fidelity that follows the packet model's timing
+  // only to a share of a copy's time (Fabric::timing_accuracy(): the flow mode's 3 %), the
+  // apps with a copy ending that near it, where whether it counts can differ between them.
+  std::vector<FidelityNote> cutoff_notes(double end_ns) const;
   // [GPU ordinal] compute engine and state.
   const std::vector<std::unique_ptr<GpuCompute>>& gpus() const { return gpus_; }
   // [app, as the config lists them]

@@ -46,12 +46,14 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
                               std::to_string(bytes) + " B issued");
   // The TC the driver's policy gives it, known once submitted (the copy cannot end before).
   auto tc = std::make_shared<uint8_t>(r.tc);
-  const uint64_t handle = carry_.open();
+  const uint64_t handle = open_copies_.open(bytes);
   const auto done = [this, bytes, start, deadline, due, tc, handle, then = std::move(then)] {
-    if (const uint64_t carried = carry_.close(handle, bytes)) {  // open at the warm-up's end
+    if (const uint64_t carried = open_copies_.close(handle)) {  // open at the warm-up's end
       stats_.carried_bytes += carried;
       stats_.carried_until = sc_core::sc_time_stamp();
     }
+    last_copy_done_ = sc_core::sc_time_stamp();
+    last_copy_ns_ = (last_copy_done_ - start).to_seconds() * 1e9;
     if (!measured(start)) return then();
     if (due > 0) open_deadlines_.erase(open_deadlines_.find(due));
     const sc_time now = sc_core::sc_time_stamp();
@@ -66,7 +68,7 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
     stats_.last_done = now;
     then();
   };
-  *tc = driver_.memcpy(r, done, [this, handle](uint64_t transfer) { carry_.started(handle, transfer); });
+  *tc = driver_.memcpy(r, done, [this, handle](uint64_t transfer) { open_copies_.started(handle, transfer); });
 }
 
 // The phases in order, each skipped when empty (parse_phases asks for at least one).

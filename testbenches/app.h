@@ -14,7 +14,7 @@
 #include <systemc>
 #include "models/common/latency_histogram.h"
 #include "models/common/progress_guard.h"
-#include "models/common/window_carry.h"
+#include "models/common/open_copies.h"
 #include "testbenches/deadline.h"
 #include "models/host/driver.h"
 #include "testbenches/app_params.h"
@@ -62,13 +62,21 @@ class App : public sc_core::sc_module {
   // again from nothing and count only transfers (runs, jobs) issued from now on; the data
   // rate also counts what the copies open now deliver from now on (`delivered`: of a fabric
   // transfer, so far).
-  void restart_stats(const std::function<uint64_t(uint64_t)>& delivered) {
+  void restart_stats(const OpenCopies::Delivered& delivered) {
     done_before_ = stats_.last_done;
     stats_ = AppStats{};
     open_deadlines_.clear();  // issued during the warm-up: they count nowhere
     measure_from_ = sc_core::sc_time_stamp();
     stats_.window_from = measure_from_;
-    stats_.open_at_window = carry_.start_window(delivered);
+    stats_.open_at_window = open_copies_.start_window(delivered);
+  }
+  // Whether one of its copies ends within `share` of its time of `end_ns`: the last one done
+  // (its latency is its time), or an open one with no more than `share` of its bytes to go
+  // (`delivered`). The flow mode's note on a cut-off within its accuracy (platforms/system.h).
+  bool copy_ends_near(double end_ns, double share, const OpenCopies::Delivered& delivered) const {
+    const double done_ns = last_copy_done_.to_seconds() * 1e9;
+    if (last_copy_ns_ > 0 && done_ns >= end_ns - share * last_copy_ns_) return true;
+    return open_copies_.nearest_end(delivered) >= 1 - share;
   }
   // Its last completion, warm-up included (makespan_ns).
   sc_core::sc_time last_done_whole_run() const {
@@ -112,7 +120,9 @@ class App : public sc_core::sc_module {
   sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
   std::multiset<int64_t> open_deadlines_;  // absolute deadlines (ps) of measured copies still open
   sc_core::sc_time done_before_;   // stats_.last_done when the warm-up ended
-  WindowCarry carry_;              // its open copies, for the window's data rate
+  sc_core::sc_time last_copy_done_;  // its last copy's end, warm-up or not, and its latency
+  double last_copy_ns_ = 0;
+  OpenCopies open_copies_;        // for the window's data rate and the cut-off
 };
 
 }  // namespace arbsim

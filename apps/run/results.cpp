@@ -25,7 +25,7 @@ ordered_json percentile_json(const std::vector<double>& v, double q) { return or
 // The data rate of an app or device (AppStats, DeviceStats): `bytes` x 8 over its first issue
 // -> last completion. After a warm-up that ended with copies of it open, over the window's
 // start -> last completion, those copies' bytes inside the window counted too
-// (models/common/window_carry.h). null when `has` is false and no copy was open.
+// (models/common/open_copies.h). null when `has` is false and no copy was open.
 template <class Stats>
 ordered_json data_rate_gbps(const Stats& s, bool has, uint64_t bytes) {
   const bool straddled = s.open_at_window;
@@ -369,6 +369,8 @@ ordered_json collect_results_unwindowed(const System& p, const sc_core::sc_time&
   j["fidelity_notes"] = ordered_json::array();
   std::vector<FidelityNote> notes = p.model_notes();
   notes.insert(notes.end(), p.fabric().fidelity_notes().begin(), p.fabric().fidelity_notes().end());
+  const std::vector<FidelityNote> cutoff = p.cutoff_notes(ns(end));
+  notes.insert(notes.end(), cutoff.begin(), cutoff.end());
   for (const FidelityNote& n : notes) {
     ordered_json who = ordered_json::array();
     for (uint32_t f : n.flows) who.push_back(owner_of(p, f));

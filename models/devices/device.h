@@ -12,7 +12,7 @@
 #include <systemc>
 #include "models/common/copy_executor.h"
 #include "models/common/progress_guard.h"
-#include "models/common/window_carry.h"
+#include "models/common/open_copies.h"
 
 namespace arbsim {
 
@@ -48,11 +48,11 @@ class Device : public sc_core::sc_module {
   // The end of the warm-up (sim.warmup_ns): statistics start again, counting operations
   // issued from now on, and in the data rate what the DMAs open now deliver from now on
   // (`delivered`: of a fabric transfer, so far).
-  void restart_stats(const std::function<uint64_t(uint64_t)>& delivered) {
+  void restart_stats(const OpenCopies::Delivered& delivered) {
     stats_ = DeviceStats{};
     measure_from_ = sc_core::sc_time_stamp();
     stats_.window_from = measure_from_;
-    stats_.open_at_window = carry_.start_window(delivered);
+    stats_.open_at_window = open_copies_.start_window(delivered);
   }
   // Its last completion, warm-up included (makespan_ns): of an operation issued in the
   // warm-up too (they count in no statistic; makespan_ns lost a drive's 20 I/Os issued at 0
@@ -75,7 +75,7 @@ class Device : public sc_core::sc_module {
  private:
   sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
   sc_core::sc_time done_any_;      // the last completion of any operation
-  WindowCarry carry_;              // its open DMAs, for the window's data rate
+  OpenCopies open_copies_;        // its open DMAs, for the window's data rate
 };
 
 }  // namespace arbsim

@@ -413,3 +413,39 @@ TEST(FlowArbitration, ACompleterFasterThanTheRequestsIsNotNamed) {
   SimOutcome o = run_yaml(completer_reads("4000", "flow"));
   EXPECT_TRUE(notes_at(o, "rc0_memory->rc0").empty()) << o.results["fidelity_notes"].dump(2);
 }
+
+namespace {
+
+// One GPU writes 1 MiB up one Gen3 x16 link: 4,096 MWr of T = 19.701 ns, done at ~80.8 us.
+// Cut at 80 us it has 1 % of its bytes to go; at 40 us, half.
+SimOutcome cut_write(const char* fidelity, const char* time_ns) {
+  return run_yaml(std::string("platform:\n"
+                              "  name: one-gpu\n"
+                              "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+                              "  links: [{up: rc0, down: gpu0}]\n"
+                              "sim: {fidelity: ") + fidelity + ", time_ns: " + time_ns + "}\n"
+                  "apps:\n"
+                  "  - {name: w, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 1MiB}, count: 1}\n");
+}
+
+}  // namespace
+
+// A copy ending within 3 % of its time of a cut-off may count in one fidelity and not the
+// other (a user trial: 2 copies against 3 at 300 us, no note): the flow mode names its app...
+TEST(FlowArbitration, ACopyEndingNearTheCutOffIsNamed) {
+  const SimOutcome o = cut_write("flow", "80000");
+  ASSERT_EQ(o.results["fidelity_notes"].size(), 1u) << o.results["fidelity_notes"].dump(2);
+  EXPECT_EQ(o.results["fidelity_notes"][0]["setting"],
+            "copies ending within 3 % of their time of the sim.time_ns cut-off (80.000 us)");
+  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"], nlohmann::ordered_json::array({"w"}));
+}
+
+// ... not one far from its end ...
+TEST(FlowArbitration, ACopyFarFromItsEndAtTheCutOffIsNotNamed) {
+  EXPECT_TRUE(cut_write("flow", "40000").results["fidelity_notes"].empty());
+}
+
+// ... and the packet model, the reference, never.
+TEST(FlowArbitration, ThePacketModelDoesNotNameTheCutOff) {
+  EXPECT_TRUE(cut_write("packet", "80000").results["fidelity_notes"].empty());
+}

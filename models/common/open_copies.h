@@ -1,0 +1,75 @@
+// The copies an app or device has issued and not yet seen end, each with its fabric transfer
+// once its engine has started it. Two figures need them:
+// - the bytes that copies straddling the end of the warm-up deliver inside the statistics
+//   window (sim.warmup_ns; docs/results.md "Warm-up"). Such a copy counts in no statistic of
+//   its own (it was issued during the warm-up), but what it delivers after the warm-up is
+//   part of the window's data rate: without it a stream kept 8 copies deep read 65.7 Gb/s on
+//   a link that the same stream filled at 103.9 Gb/s over the whole window (the copies issued
+//   in the window wait behind those issued before it, and the rate's span began at the first
+//   of them);
+// - how near the open copies are to their end at a cut-off (the flow mode's note on copies
+//   that end within its accuracy of sim.time_ns: platforms/system.h).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+
+namespace arbsim {
+
+class OpenCopies {
+ public:
+  using Delivered = std::function<uint64_t(uint64_t transfer)>;  // of a fabric transfer, so far
+
+  // A copy of `bytes` was issued: its handle for started() and close().
+  uint64_t open(uint64_t bytes) {
+    Copy c;
+    c.bytes = bytes;
+    open_.emplace(next_, c);
+    return next_++;
+  }
+  // Its engine took it as fabric transfer `transfer` (CopyCommand::on_start).
+  void started(uint64_t handle, uint64_t transfer) {
+    const auto it = open_.find(handle);
+    if (it == open_.end()) return;
+    it->second.transfer = transfer;
+    it->second.started = true;
+  }
+  // The window starts now: what each open copy has delivered so far stays outside it.
+  // Returns whether any copy was open.
+  bool start_window(const Delivered& delivered) {
+    for (auto& [handle, c] : open_) {
+      c.straddles = true;
+      c.before = c.started ? delivered(c.transfer) : 0;
+    }
+    return !open_.empty();
+  }
+  // Copy `handle` is done: the bytes it delivered inside the window when it was open at the
+  // window's start, else 0 (it counts in full, or not at all, as its issue says).
+  uint64_t close(uint64_t handle) {
+    const auto it = open_.find(handle);
+    if (it == open_.end()) return 0;
+    const Copy& c = it->second;
+    const uint64_t carried = c.straddles ? c.bytes - std::min(c.bytes, c.before) : 0;
+    open_.erase(it);
+    return carried;
+  }
+  // The largest share of its bytes an open copy has delivered (0 with none open).
+  double nearest_end(const Delivered& delivered) const {
+    double most = 0;
+    for (const auto& [handle, c] : open_)
+      if (c.started && c.bytes > 0)
+        most = std::max(most, static_cast<double>(delivered(c.transfer)) / static_cast<double>(c.bytes));
+    return most;
+  }
+
+ private:
+  struct Copy {
+    uint64_t bytes = 0, transfer = 0, before = 0;
+    bool started = false, straddles = false;
+  };
+  std::unordered_map<uint64_t, Copy> open_;
+  uint64_t next_ = 0;
+};
+
+}  // namespace arbsim

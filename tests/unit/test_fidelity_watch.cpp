@@ -17,13 +17,13 @@ EdgeArbitration fifo() {
   return a;
 }
 
-// Flow 1 over `held_path` (edges 0, 1), held back at edge 1, and flow 2 over `beside_path`
-// (edges 0, 2), owners 1 and 2, started together and looked at `at_ns`; `held` brings any
-// other field of flow 1.
+// Flow 1 over `held_path` (edges 0, 1), held back at edge 1 (unless `held` says where), and
+// flow 2 over `beside_path` (edges 0, 2), owners 1 and 2, started together and looked at
+// `at_ns`; `held` brings any other field of flow 1.
 void start_held_and_beside(FidelityWatch& watch, const std::vector<int>& held_path,
                            const std::vector<int>& beside_path, WatchFlow held, double at_ns) {
   held.data_path = &held_path;
-  held.held = {1};
+  if (held.held.empty()) held.held = {1};
   held.owner = 1;
   WatchFlow beside;
   beside.data_path = &beside_path;
@@ -72,7 +72,6 @@ TEST_F(WatchTest, BlockingEndsWithTheHeldFlow) {
   EXPECT_DOUBLE_EQ(hol_sighting().total_ns, 40);
 }
 
-// Still running when the run ends: counted to the end.
 // Held beyond edge 0 its TLPs queue at sw; held at edge 0 too from 50 ns (a tie) it arrives
 // as fast as it leaves, so that queue stands and flow 2 still waits behind it: the blocking
 // goes on to 200 ns (it stopped at the tie). A flow tied from its start never queued: none.
@@ -88,19 +87,13 @@ TEST_F(WatchTest, AQueueThatBuiltStandsThroughATie) {
 
 TEST_F(WatchTest, AFlowTiedFromItsStartQueuesNothing) {
   WatchFlow tied;
-  tied.data_path = &to_gpu0;
   tied.held = {0, 1};
-  tied.owner = 1;
-  WatchFlow beside;
-  beside.data_path = &to_gpu1;
-  beside.owner = 2;
-  watch.add(1, tied);
-  watch.add(2, beside);
-  watch.look(0);
+  start_held_and_beside(watch, to_gpu0, to_gpu1, tied, 0);
   watch.finish(1000);
   EXPECT_EQ(watch.sightings().count(hol), 0u);
 }
 
+// Still running when the run ends: counted to the end.
 TEST_F(WatchTest, ARunningSightingCountsToTheRunsEnd) {
   start_both(10);
   watch.finish(510);

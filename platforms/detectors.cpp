@@ -187,7 +187,9 @@ void Detectors::on_grant(const EgressPort& port, const TlpQueue& q, const TlpExt
   lost_.clear();
   close_all(port, &q, &x, t, false);
   starvation(port, q.slot(), x, ps(ready), t, false);
-  look_for_hol(port, q, 0, x, ps(ready), t, false);  // x has left q: what waited behind it is at 0
+  // What queues behind a head is held from when it became head, its wait or not (behind its
+  // own predecessor on a slow link too: EgressPort::wait_start()); x has left q: at 0.
+  look_for_hol(port, q, 0, x, ps(std::min(ready, x.head_since)), t, false);
   last_.at(&port)[vc][x.tc] = {x.transfer_id, x.flow_id, port.slot_name(q.slot())};
 }
 
@@ -197,7 +199,7 @@ void Detectors::on_window_end(const EgressPort& port, const sc_core::sc_time& en
   for (std::size_t i = 0; i < n; ++i) {
     const HeadWait& w = waits[i];
     starvation(port, w.slot, *w.head, ps(w.ready), t, true);
-    look_for_hol(port, *w.queue, 1, *w.head, ps(w.ready), t, true);
+    look_for_hol(port, *w.queue, 1, *w.head, ps(std::min(w.ready, w.head->head_since)), t, true);
   }
   close_all(port, nullptr, nullptr, t, true);
 }

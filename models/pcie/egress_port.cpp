@@ -30,6 +30,7 @@ EgressPort::EgressPort(sc_core::sc_module_name name, const EgressConfig& cfg)
     SC_REPORT_FATAL("arbsim/egress", "the model needs the default 1 ps time resolution");
   propagation_ = from_ps(std::round(cfg_.link.propagation_ns * 1000.0));
   offered_.assign(cfg_.slots, {});
+  sent_end_.assign(cfg_.slots, {});
   offered_slots_.assign(words_, 0);
   offered_subs_.assign(cfg_.slots, 0);
   slot_mask_.assign(static_cast<std::size_t>(kMaxVcs) * words_, 0);
@@ -202,7 +203,7 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
   stats_.vc_bytes[vc] += payload;
   ++stats_.vc_grants[vc];
   ++slot_grants_[static_cast<std::size_t>(vc) * cfg_.slots + q.slot()];
-  const sc_time waited_from = wait_start(x);
+  const sc_time waited_from = wait_start(q, x);
   stats_.vc_max_head_wait_ps[vc] = std::max(stats_.vc_max_head_wait_ps[vc], ps(now - waited_from));
   last_ = {now, end, payload, wire, vc};
   ARBSIM_LOG_TRACE(*this, std::string("grant ") + to_string(x.type) + " " + std::to_string(payload) + " B TC" +
@@ -214,14 +215,8 @@ void EgressPort::transmit(TlpQueue& q, const sc_time& now) {
     observer_->on_grant(*this, q, x, payload, vc, waited_from, now, end);
   }
 
+  sent_end_[q.slot()][q.sub()] = end;
   q.owner()->on_pop(q, t);  // return credits upstream, refill, or present the next head
-  // A next head of the same queue routed here cannot go before its predecessor has left the
-  // link: serialisation, not a wait. It waits from then on (max_head_wait_ns read 16.6 us
-  // on an idle Gen1 x1 link with 4 KiB TLPs, and --detect called it starvation).
-  if (offered_[q.slot()][q.sub()] == &q) {
-    TlpExtension& next = q.front()->x();
-    next.head_since = std::max(next.head_since, end);
-  }
 
   x.in_vc = static_cast<uint8_t>(vc);
   x.head_at = now + propagation_;
@@ -304,7 +299,7 @@ void EgressPort::find_waits(const sc_time& now, const TlpQueue* granted, int gra
       const sc_time eligible = eligible_at(x);
       if (eligible > now) continue;
       // Waiting here since it was both at the head of its queue and eligible.
-      HeadWait w{q, &x, slot, vc_of(x.tc), wait_start(x)};
+      HeadWait w{q, &x, slot, vc_of(x.tc), wait_start(*q, x)};
       if (pending_vc_[x.tc] >= 0) {
         w.reason = WaitReason::RemapHeld;
       } else if (!credits_.can_send(w.vc, credit_class(x.type),
@@ -330,7 +325,7 @@ void EgressPort::close_window(const sc_time& at) {
     for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) {
       const TlpQueue* q = offered_[slot][__builtin_ctz(subs)];
       const TlpExtension& x = q->front()->x();
-      const sc_time ready = wait_start(x);
+      const sc_time ready = wait_start(*q, x);
       if (ready < at) waits_.push_back(HeadWait{q, &x, slot, vc_of(x.tc), ready});
     }
   observer_->on_window_end(*this, at, waits_.data(), waits_.size());
@@ -387,8 +382,9 @@ void EgressPort::restart_stats() {
 void EgressPort::record_waiting_heads(const sc_time& end) {
   for (int slot = 0; slot < cfg_.slots; ++slot)
     for (uint32_t subs = offered_subs_[slot]; subs; subs &= subs - 1) {
-      const TlpExtension& x = offered_[slot][__builtin_ctz(subs)]->front()->x();
-      const sc_time from = wait_start(x);
+      const TlpQueue& q = *offered_[slot][__builtin_ctz(subs)];
+      const TlpExtension& x = q.front()->x();
+      const sc_time from = wait_start(q, x);
       if (from > end) continue;
       const int vc = vc_of(x.tc);
       const double wait = ps(end - from);

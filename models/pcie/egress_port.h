@@ -98,8 +98,15 @@ class EgressPort : public sc_core::sc_module {
   void apply_credit_returns(const sc_core::sc_time& now);
   Candidates collect(const sc_core::sc_time& now);
   sc_core::sc_time eligible_at(const TlpExtension& x);
-  // When a head starts to wait here: ready, at the head of its queue, and eligible.
-  sc_core::sc_time wait_start(const TlpExtension& x) { return std::max(eligible_at(x), x.head_since); }
+  // When head x of queue q starts to wait here: at the head of its queue and ready, eligible,
+  // and its own queue's previous TLP off this link. A head cannot go before that one has
+  // left: serialisation, not a wait, whether it queued behind it or arrived while it was on
+  // the wire (max_head_wait_ns read 16.6 us on an idle Gen1 x1 link with 4 KiB TLPs, and
+  // --detect called it starvation). TlpExtension::head_since keeps when it became head: the
+  // time it holds up what queues behind it (head-of-line blocking) includes that.
+  sc_core::sc_time wait_start(const TlpQueue& q, const TlpExtension& x) {
+    return std::max({eligible_at(x), x.head_since, sent_end_[q.slot()][q.sub()]});
+  }
   void transmit(TlpQueue& q, const sc_core::sc_time& now);
   void account_stall(bool stalled, const sc_core::sc_time& now);
   void apply_remap(int tc);
@@ -141,6 +148,8 @@ class EgressPort : public sc_core::sc_module {
   sc_core::sc_event wake_;
   ProgressGuard guard_;
   sc_core::sc_time busy_until_;
+  // [slot][sub]: when the last TLP this port sent from that queue left the link (wait_start()).
+  std::vector<std::array<sc_core::sc_time, kMaxVcs>> sent_end_;
   bool credit_blocked_ = false;
   bool stalling_ = false;
   sc_core::sc_time stall_since_;

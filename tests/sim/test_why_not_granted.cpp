@@ -148,3 +148,21 @@ TEST(HeadWait, TwoWritersUnderRoundRobinEachWaitOneTlp) {
   const SimOutcome o = run_yaml(yaml);
   EXPECT_NEAR(arbiter(o, "sw0->rc0")["max_head_wait_ns"].get<double>(), mwr_ns(), 0.002);  // was 2 T
 }
+
+// The same for a head that arrives while its own predecessor is on the wire (not queued
+// behind it at its grant): 4 KiB TLPs pushed from rc0 through sw0 onto a Gen1 x1 link to
+// gpu0 (16.6 us each), each arriving long before the one ahead has left. sw0->gpu0 has one
+// requester: it waits 0 there (it read 16,452.67 ns, "link busy"). Upstream, rc0->sw0 waits
+// for the credits sw0's full buffer holds back: a wait for credits, which counts.
+TEST(HeadWait, AHeadArrivingBehindItsOwnPredecessorOnTheWireWaitsNothing) {
+  const std::string yaml = "platform:\n"
+                           "  name: slow-leaf\n"
+                           "  mps: 4096\n"
+                           "  h2d_mode: push\n"
+                           "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: gpu0, type: gpu}]\n"
+                           "  links: [{up: rc0, down: sw0, gen: 4, width: 16}, {up: sw0, down: gpu0, gen: 1, width: 1}]\n"
+                           "apps:\n"
+                           "  - {name: h, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 64KiB}, count: 2}\n";
+  const SimOutcome o = run_yaml(yaml);
+  EXPECT_EQ(arbiter(o, "sw0->gpu0")["max_head_wait_ns"].get<double>(), 0.0);
+}

@@ -48,12 +48,15 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   auto tc = std::make_shared<uint8_t>(r.tc);
   const uint64_t handle = open_copies_.open(bytes);
   const auto done = [this, bytes, start, deadline, due, tc, handle, then = std::move(then)] {
-    if (const uint64_t carried = open_copies_.close(handle)) {  // open at the warm-up's end
-      stats_.carried_bytes += carried;
+    const OpenCopies::Closed closed = open_copies_.close(handle);
+    if (closed.carried > 0) {  // open at the warm-up's end
+      stats_.carried_bytes += closed.carried;
       stats_.carried_until = sc_core::sc_time_stamp();
     }
+    // Its time in the fabric, from its engine's start (not its wait for the engine).
     last_copy_done_ = sc_core::sc_time_stamp();
-    last_copy_ns_ = (last_copy_done_ - start).to_seconds() * 1e9;
+    const double done_ns = last_copy_done_.to_seconds() * 1e9;
+    last_copy_ns_ = done_ns - (closed.started_ns >= 0 ? closed.started_ns : start.to_seconds() * 1e9);
     if (!measured(start)) return then();
     if (due > 0) open_deadlines_.erase(open_deadlines_.find(due));
     const sc_time now = sc_core::sc_time_stamp();
@@ -68,7 +71,9 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
     stats_.last_done = now;
     then();
   };
-  *tc = driver_.memcpy(r, done, [this, handle](uint64_t transfer) { open_copies_.started(handle, transfer); });
+  *tc = driver_.memcpy(r, done, [this, handle](uint64_t transfer) {
+    open_copies_.started(handle, transfer, sc_core::sc_time_stamp().to_seconds() * 1e9);
+  });
 }
 
 // The phases in order, each skipped when empty (parse_phases asks for at least one).

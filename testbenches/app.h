@@ -71,7 +71,8 @@ class App : public sc_core::sc_module {
     stats_.open_at_window = open_copies_.start_window(delivered);
   }
   // Whether one of its copies ends within `share` of its time of `end_ns`: the last one done
-  // (its latency is its time), or an open one with no more than `share` of its bytes to go
+  // (its time from its engine's start: a copy queued behind many waited long, which says
+  // nothing of how closely its end is known), or an open one with no more than `share` of its bytes to go
   // (`delivered`). The flow mode's note on a cut-off within its accuracy (platforms/system.h).
   bool copy_ends_near(double end_ns, double share, const OpenCopies::Delivered& delivered) const {
     const double done_ns = last_copy_done_.to_seconds() * 1e9;
@@ -120,7 +121,7 @@ class App : public sc_core::sc_module {
   sc_core::sc_time measure_from_;  // SC_ZERO_TIME: no warm-up
   std::multiset<int64_t> open_deadlines_;  // absolute deadlines (ps) of measured copies still open
   sc_core::sc_time done_before_;   // stats_.last_done when the warm-up ended
-  sc_core::sc_time last_copy_done_;  // its last copy's end, warm-up or not, and its latency
+  sc_core::sc_time last_copy_done_;  // its last copy's end, warm-up or not, and its time from its start
   double last_copy_ns_ = 0;
   OpenCopies open_copies_;        // for the window's data rate and the cut-off
 };

@@ -28,12 +28,13 @@ class OpenCopies {
     open_.emplace(next_, c);
     return next_++;
   }
-  // Its engine took it as fabric transfer `transfer` (CopyCommand::on_start).
-  void started(uint64_t handle, uint64_t transfer) {
+  // Its engine took it as fabric transfer `transfer` at `now_ns` (CopyCommand::on_start).
+  void started(uint64_t handle, uint64_t transfer, double now_ns) {
     const auto it = open_.find(handle);
     if (it == open_.end()) return;
     it->second.transfer = transfer;
     it->second.started = true;
+    it->second.started_ns = now_ns;
   }
   // The window starts now: what each open copy has delivered so far stays outside it.
   // Returns whether any copy was open.
@@ -44,15 +45,20 @@ class OpenCopies {
     }
     return !open_.empty();
   }
-  // Copy `handle` is done: the bytes it delivered inside the window when it was open at the
-  // window's start, else 0 (it counts in full, or not at all, as its issue says).
-  uint64_t close(uint64_t handle) {
+  // Copy `handle` is done: `carried`, the bytes it delivered inside the window when it was
+  // open at the window's start, else 0 (it counts in full, or not at all, as its issue
+  // says); and when its engine started it (-1: never started).
+  struct Closed {
+    uint64_t carried = 0;
+    double started_ns = -1;
+  };
+  Closed close(uint64_t handle) {
     const auto it = open_.find(handle);
-    if (it == open_.end()) return 0;
+    if (it == open_.end()) return {};
     const Copy& c = it->second;
-    const uint64_t carried = c.straddles ? c.bytes - std::min(c.bytes, c.before) : 0;
+    const Closed done{c.straddles ? c.bytes - std::min(c.bytes, c.before) : 0, c.started ? c.started_ns : -1};
     open_.erase(it);
-    return carried;
+    return done;
   }
   // The largest share of its bytes an open copy has delivered (0 with none open).
   double nearest_end(const Delivered& delivered) const {
@@ -66,6 +72,7 @@ class OpenCopies {
  private:
   struct Copy {
     uint64_t bytes = 0, transfer = 0, before = 0;
+    double started_ns = 0;
     bool started = false, straddles = false;
   };
   std::unordered_map<uint64_t, Copy> open_;

@@ -13,9 +13,11 @@ void Device::dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_G
   c.flow_id = ctx_.flow_id;
   c.rate_GBps = rate_GBps;
   const uint64_t handle = open_copies_.open(bytes);
-  c.on_start = [this, handle](uint64_t transfer) { open_copies_.started(handle, transfer); };
+  c.on_start = [this, handle](uint64_t transfer) {
+    open_copies_.started(handle, transfer, sc_core::sc_time_stamp().to_seconds() * 1e9);
+  };
   c.on_done = [this, handle, bytes, done = std::move(done)] {
-    if (const uint64_t carried = open_copies_.close(handle)) {  // open at the warm-up's end
+    if (const uint64_t carried = open_copies_.close(handle).carried) {  // open at the warm-up's end
       stats_.carried_bytes += carried;
       stats_.carried_until = sc_core::sc_time_stamp();
     }

@@ -96,9 +96,13 @@ struct WatchFlow {
   // completions also wait their turns there, so the read moves slower (set_window_bound()).
   bool window_bound = false;
   // A read whose requests reach its completer faster than the completer serves their data:
-  // the bytes of its tag window that queue there at most (FlowFabric::completer_queue()),
-  // 0 for none.
-  double completer_queue = 0;
+  // how long the part of its tag window that queues there holds up what the completer serves
+  // after it (FlowFabric::completer_delay_ns()), 0 for none.
+  double completer_delay_ns = 0;
+  double completer_bytes_per_ns = kUnbounded;  // the rate its completer serves it at
+  // The most it can move per ns: its data path's slowest link, or its pace (its time is at
+  // least its bytes over that).
+  double peak_bytes_per_ns = kUnbounded;
 };
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,

@@ -104,7 +104,9 @@ void FlowFabric::start(Copy c) {
         break;
       }
     for (const flow::CreditLoop& l : moved.plan.credit_loops) w.credit_loops.emplace_back(l.edge, l.request);
-    w.completer_queue = completer_queue(moved);
+    w.completer_delay_ns = completer_delay_ns(moved);
+    w.peak_bytes_per_ns = peak_bytes_per_ns(moved);
+    if (!moved.plan.data_path.empty()) w.completer_bytes_per_ns = net_.edge(moved.plan.data_path.front()).bytes_per_ns;
     watch_.add(id, w);
   }
   settle_event_.notify(sc_core::SC_ZERO_TIME);
@@ -244,18 +246,26 @@ double FlowFabric::release_lag_ns(const Moving& m, double rate) const {
 // each asking for up to MRRS bytes, which the completer sends out over its data path's first
 // link. Slower than they come, its tag window queues there: while the window's requests
 // arrive, the completer serves only arrive / serve of their bytes, and the rest waits, ahead
-// of any other read it serves (models/flow/fidelity_watch.h). 0: no queue.
-double FlowFabric::completer_queue(const Moving& m) const {
+// of any other read it serves, for that many bytes' time on the link (models/flow/
+// fidelity_watch.h). 0: no queue.
+double FlowFabric::completer_delay_ns(const Moving& m) const {
   const flow::TransferPlan& plan = m.plan;
   const flow::TransferSpec& s = m.copy.spec;
   if (!s.read || plan.request_path.empty() || plan.data_path.empty()) return 0.0;
   double arrive_ns = 0;
   for (int e : plan.request_path) arrive_ns = std::max(arrive_ns, net_.edge(e).serialize_ns(TlpType::MRd, 0));
+  const double completer = net_.edge(plan.data_path.front()).bytes_per_ns;
   const double request_bytes = std::min<double>(params_.mrrs, static_cast<double>(s.bytes));
-  const double serve_ns = request_bytes / net_.edge(plan.data_path.front()).bytes_per_ns;
+  const double serve_ns = request_bytes / completer;
   if (serve_ns <= arrive_ns) return 0.0;
   const double window = std::min(static_cast<double>(s.tags) * params_.mrrs, static_cast<double>(s.bytes));
-  return window * (1 - arrive_ns / serve_ns);
+  return window * (1 - arrive_ns / serve_ns) / completer;
+}
+
+double FlowFabric::peak_bytes_per_ns(const Moving& m) const {
+  double peak = m.copy.rate_GBps > 0 ? m.copy.rate_GBps : flow::kUnbounded;  // a paced copy: its pace
+  for (int e : m.plan.data_path) peak = std::min(peak, net_.edge(e).bytes_per_ns);
+  return peak;
 }
 
 void FlowFabric::release_engines() {

@@ -101,7 +101,8 @@ class FlowFabric : public sc_core::sc_module {
   void deliver();  // SC_METHOD: copies whose fixed latency has passed
   void release_engines();  // SC_METHOD: reads whose last request is due now (release_lag_ns)
   double release_lag_ns(const Moving& m, double rate) const;
-  double completer_queue(const Moving& m) const;
+  double completer_delay_ns(const Moving& m) const;
+  double peak_bytes_per_ns(const Moving& m) const;
   void schedule();
   // SC_METHOD, a delta cycle after starts and ends (and called after a remap): the rates
   // are recomputed once for all of them (flow_scheduler.h), the fidelity watch looks, the

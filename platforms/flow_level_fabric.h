@@ -43,6 +43,7 @@ class FlowLevelFabric : public Fabric {
   double busy_ps_now(int dir) const override { return fabric_->busy_ps_now(dir); }
 
  private:
+  void add_engine_sharers();
   std::unique_ptr<FlowFabric> fabric_;
   std::vector<std::unique_ptr<FlowEngine>> engines_;  // [engine id]
   std::vector<FidelityNote> notes_;

@@ -1,4 +1,5 @@
 #include "models/flow/fidelity_watch.h"
+#include <cmath>
 #include <algorithm>
 #include <array>
 
@@ -344,6 +345,11 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
         // different VCs leaves in its own order, not as next's VC arbiter divides.
         if (same_vc && j + 1 < at) out.push_back({{Unrepresented::Backpressure, in, next}, c.id});
         shared_queue = shared_queue || (same_vc && j + 1 == at && vc_next(g.tc) != vc_next(f.tc));
+        // In the very queue f backs up (same port, VC and egress), a copy of fewer TLPs than
+        // f's backlog there waits behind it; the fluid's share of the queue's drain holds only
+        // for copies long against it.
+        if (same_vc && j + 1 == at && !request && queued_behind(f, e.buffered[cls], g, c.request))
+          out.push_back({{Unrepresented::SameQueue, in, next}, c.id});
         continue;
       }
       if (e.fifo_ingress && same_vc) out.push_back({{Unrepresented::HeadOfLine, in, next}, c.id});
@@ -420,6 +426,15 @@ bool FidelityWatch::tied(const WatchFlow& f) {
   for (std::size_t k = 1; k < path.size(); ++k)
     if (held_on(f, path[k]) && held_on(f, path[k - 1])) return true;
   return false;
+}
+
+// f's backlog in a queue of `buffered` TLPs of its class (its credits: unbounded with infinite
+// ones), no more than f can have in flight; g, crossing there on its request path or its
+// data path, in fewer TLPs than that.
+bool FidelityWatch::queued_behind(const WatchFlow& f, double buffered, const WatchFlow& g, bool request) {
+  const double backlog = std::min(buffered, f.data_tlps);
+  const double per_tlp = request ? g.request_tlp_bytes : g.data_tlp_bytes;
+  return per_tlp > 0 && std::ceil(g.bytes / per_tlp) < backlog;
 }
 
 bool FidelityWatch::held_on(const WatchFlow& f, int edge) {

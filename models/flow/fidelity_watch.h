@@ -26,6 +26,12 @@
 //   tags x MRRS bytes ahead of the fluid's share on each link it shares (a sharer of under
 //   33 windows' bytes sees it: 3 % or more of its time; a read of under 33 windows gains
 //   as much);
+// - a short copy in the very queue a held flow backs up (the same port, VC and egress): it
+//   waits behind that backlog (the receiver's credits' worth, or without limit with infinite
+//   credits), where the fluid gives it its share of the queue's drain at once (a user trial:
+//   two 1000 B reads behind a GPU's own writes backed up at a Gen3 uplink under a Gen4 link,
+//   p50 3.18 us in the packet model against 0.88 us, no note until 2026-11-26; with infinite
+//   credits the fluid held them until the writes ended: p99 646.5 us against 117.6 us);
 // - a read's tag window queued at its completer: its requests reach the completer (host
 //   memory, a GPU) faster than the completer serves their data, so up to tags x MRRS bytes
 //   of its completions leave there in request order, ahead of the other reads it serves,
@@ -100,13 +106,16 @@ struct WatchFlow {
   // after it (FlowFabric::completer_delay_ns()), 0 for none.
   double completer_delay_ns = 0;
   double completer_bytes_per_ns = kUnbounded;  // the rate its completer serves it at
+  // Payload bytes per TLP on its data path (MPS, or a read's completion size) and per request
+  // on its request path (MRRS): how many TLPs it queues (0: not known, not counted).
+  double data_tlp_bytes = 0, request_tlp_bytes = 0;
   // The most it can move per ns: its data path's slowest link, or its pace (its time is at
   // least its bytes over that).
   double peak_bytes_per_ns = kUnbounded;
 };
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
-                           CompleterQueue };
+                           CompleterQueue, SameQueue };
 
 // Inserts v into the ascending vector `into` unless it holds it already; whether it did.
 template <class T>
@@ -237,6 +246,7 @@ class FidelityWatch {
   Sighting& sighting(const Key& key);
   bool held_at(int edge) const;
   static bool held_on(const WatchFlow& f, int edge);
+  static bool queued_behind(const WatchFlow& f, double buffered, const WatchFlow& g, bool request);
   static bool queues_beyond(const WatchFlow& f);
   static bool tied(const WatchFlow& f);
   void count_held(const std::vector<int>& edges, int delta);

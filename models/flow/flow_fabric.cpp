@@ -107,6 +107,8 @@ void FlowFabric::start(Copy c) {
     w.completer_delay_ns = completer_delay_ns(moved);
     w.peak_bytes_per_ns = peak_bytes_per_ns(moved);
     if (!moved.plan.data_path.empty()) w.completer_bytes_per_ns = net_.edge(moved.plan.data_path.front()).bytes_per_ns;
+    w.data_tlp_bytes = moved.copy.spec.read ? std::min(params_.completion_bytes, params_.mrrs) : params_.mps;
+    w.request_tlp_bytes = moved.copy.spec.read ? params_.mrrs : 0;
     watch_.add(id, w);
   }
   settle_event_.notify(sc_core::SC_ZERO_TIME);
@@ -417,6 +419,7 @@ void FlowEngine::submit(CopyCommand c) {
   };
   for (const auto& p : pending_at_) near(p);
   if (busy_) near(issuing_at_);
+  owners_.insert(c.flow_id);
   pending_.push_back(std::move(c));
   pending_at_.emplace_back(now, pending_.back().flow_id);
   start_next();

@@ -171,6 +171,9 @@ class FlowEngine : public CopyExecutor {
   };
   static constexpr double kNearNs = 1000;
   const NearOrder& near_order() const { return near_; }
+  // The apps (flow ids) whose copies it has run: one held back or held up moves the others'
+  // starts on it in turn (FlowLevelFabric names them with it).
+  const std::set<uint32_t>& owners() const { return owners_; }
 
  private:
   void start_next();
@@ -184,6 +187,7 @@ class FlowEngine : public CopyExecutor {
   std::deque<std::pair<double, uint32_t>> pending_at_;
   std::pair<double, uint32_t> issuing_at_{-1e300, 0};
   NearOrder near_;
+  std::set<uint32_t> owners_;
   bool busy_ = false;  // a command is issuing
   // Reads whose data is still to come, by completer node: how many, and their deferred ones
   // (issued, their fluid to start in turn); requests of them all.

@@ -68,7 +68,7 @@ class App : public sc_core::sc_module {
     open_deadlines_.clear();  // issued during the warm-up: they count nowhere
     measure_from_ = sc_core::sc_time_stamp();
     stats_.window_from = measure_from_;
-    stats_.open_at_window = open_copies_.start_window(delivered);
+    stats_.open_at_window = open_copies_.start_window(delivered) || busy_at_window();
   }
   // Whether one of its copies ends within `share` of its time of `end_ns`: the last one done
   // (its time from its engine's start: a copy queued behind many waited long, which says
@@ -86,6 +86,11 @@ class App : public sc_core::sc_module {
 
  protected:
   virtual void on_wake() = 0;            // start time reached, or a timer the app set
+  // Work under way now that moves bytes other than through copy() (a batch app's runs): at
+  // the warm-up's end, whether the data rate then runs from it (restart_stats()).
+  virtual bool busy_at_window() const { return false; }
+  // The end of the warm-up, or zero without one.
+  const sc_core::sc_time& window_start() const { return measure_from_; }
   void wake_at(sc_core::sc_time delay) { wake_.notify(delay); }
   bool past_deadline() const { return past_deadline_in(sc_core::SC_ZERO_TIME); }  // duration_ns elapsed since start_ns
   // The same `delay` from now: a timer then would find nothing to do, so it is not set (it

@@ -28,10 +28,12 @@ class BatchApp : public App {
 
  protected:
   void on_wake() override;
+  bool busy_at_window() const override { return issued_ > done_; }
 
  private:
   void issue();
   void batch_done(std::size_t step, double run_start_ns, const BatchResult& r);
+  uint64_t bytes_after(const std::vector<BatchStreamOp>& batch, const BatchResult& r, double from_ns) const;
   const BatchParams p_;
   BatchRuntime& runtime_;
   BatchProgram program_;

@@ -61,8 +61,11 @@ class Device : public sc_core::sc_module {
 
  protected:
   // One DMA through engine `engine`: to host memory (a write) or from it (a read); `done`
-  // when its last byte is delivered. Counts bytes and the operation's latency from `issued`.
+  // when its last byte is delivered. `issued`: when its operation was (now where not given):
+  // a DMA after the warm-up of an operation issued during it counts in the data rate only.
   void dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_GBps, std::function<void()> done);
+  void dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_GBps, std::function<void()> done,
+           const sc_core::sc_time& issued);
   void record(uint64_t bytes, bool to_host, const sc_core::sc_time& issued);
   // A config time in ns as a kernel time, rounded to the picosecond resolution.
   static sc_core::sc_time at_ns(double ns) {

@@ -28,9 +28,12 @@ void NvmeDrive::start(int64_t io) {
     refill();
   };
   if (is_read(io)) {
-    after(access_, [this, complete] { dma(0, true, p_.io_bytes, p_.tc, p_.bandwidth_GBps, [complete] { complete(true); }); });
+    after(access_, [this, complete, issued] {
+      dma(0, true, p_.io_bytes, p_.tc, p_.bandwidth_GBps, [complete] { complete(true); }, issued);
+    });
   } else {
-    dma(0, false, p_.io_bytes, p_.tc, p_.bandwidth_GBps, [this, complete] { after(access_, [complete] { complete(false); }); });
+    dma(0, false, p_.io_bytes, p_.tc, p_.bandwidth_GBps, [this, complete] { after(access_, [complete] { complete(false); }); },
+        issued);
   }
 }
 

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
+#include <vector>
 
 namespace arbsim {
 
@@ -21,29 +21,38 @@ class OpenCopies {
  public:
   using Delivered = std::function<uint64_t(uint64_t transfer)>;  // of a fabric transfer, so far
 
-  // A copy of `bytes` was issued: its handle for started() and close().
+  // A copy of `bytes` was issued: its handle for started() and close(). (A slot reused once
+  // its copy is done: one per copy, on the flow mode's hot path, no allocation once grown.)
   uint64_t open(uint64_t bytes) {
-    Copy c;
-    c.bytes = bytes;
-    open_.emplace(next_, c);
-    return next_++;
+    std::size_t slot = slots_.size();
+    if (free_.empty()) {
+      slots_.emplace_back();
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+    }
+    slots_[slot] = Copy{};
+    slots_[slot].bytes = bytes;
+    slots_[slot].open = true;
+    ++open_;
+    return slot;
   }
   // Its engine took it as fabric transfer `transfer` at `now_ns` (CopyCommand::on_start).
   void started(uint64_t handle, uint64_t transfer, double now_ns) {
-    const auto it = open_.find(handle);
-    if (it == open_.end()) return;
-    it->second.transfer = transfer;
-    it->second.started = true;
-    it->second.started_ns = now_ns;
+    Copy& c = slots_[handle];
+    c.transfer = transfer;
+    c.started = true;
+    c.started_ns = now_ns;
   }
   // The window starts now: what each open copy has delivered so far stays outside it.
   // Returns whether any copy was open.
   bool start_window(const Delivered& delivered) {
-    for (auto& [handle, c] : open_) {
-      c.straddles = true;
-      c.before = c.started ? delivered(c.transfer) : 0;
-    }
-    return !open_.empty();
+    for (Copy& c : slots_)
+      if (c.open) {
+        c.straddles = true;
+        c.before = c.started ? delivered(c.transfer) : 0;
+      }
+    return open_ > 0;
   }
   // Copy `handle` is done: `carried`, the bytes it delivered inside the window when it was
   // open at the window's start, else 0 (it counts in full, or not at all, as its issue
@@ -53,18 +62,18 @@ class OpenCopies {
     double started_ns = -1;
   };
   Closed close(uint64_t handle) {
-    const auto it = open_.find(handle);
-    if (it == open_.end()) return {};
-    const Copy& c = it->second;
+    Copy& c = slots_[handle];
     const Closed done{c.straddles ? c.bytes - std::min(c.bytes, c.before) : 0, c.started ? c.started_ns : -1};
-    open_.erase(it);
+    c.open = false;
+    free_.push_back(handle);
+    --open_;
     return done;
   }
   // The largest share of its bytes an open copy has delivered (0 with none open).
   double nearest_end(const Delivered& delivered) const {
     double most = 0;
-    for (const auto& [handle, c] : open_)
-      if (c.started && c.bytes > 0)
+    for (const Copy& c : slots_)
+      if (c.open && c.started && c.bytes > 0)
         most = std::max(most, static_cast<double>(delivered(c.transfer)) / static_cast<double>(c.bytes));
     return most;
   }
@@ -73,10 +82,11 @@ class OpenCopies {
   struct Copy {
     uint64_t bytes = 0, transfer = 0, before = 0;
     double started_ns = 0;
-    bool started = false, straddles = false;
+    bool open = false, started = false, straddles = false;
   };
-  std::unordered_map<uint64_t, Copy> open_;
-  uint64_t next_ = 0;
+  std::vector<Copy> slots_;
+  std::vector<std::size_t> free_;
+  std::size_t open_ = 0;
 };
 
 }  // namespace arbsim

@@ -255,6 +255,8 @@ class FidelityWatch {
   std::vector<EdgeArbitration> edges_;
   VcOf vc_of_;
   std::vector<std::vector<Crossing>> by_edge_;
+  // The smallest copy and the fastest pace of every flow added so far (burst()'s first test).
+  double least_bytes_ = kUnbounded, most_peak_ = 0;
   std::vector<int> held_count_;  // [edge] flows held there
   // Which look this is: a (sighting, flow) whose knock-ons it named is stamped on the flow
   // (Watched::expanded), a (sighting, edge) whose crossings it counted on the edge

@@ -49,10 +49,7 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
   const uint64_t handle = open_copies_.open(bytes);
   const auto done = [this, bytes, start, deadline, due, tc, handle, then = std::move(then)] {
     const OpenCopies::Closed closed = open_copies_.close(handle);
-    if (closed.carried > 0) {  // open at the warm-up's end
-      stats_.carried_bytes += closed.carried;
-      stats_.carried_until = sc_core::sc_time_stamp();
-    }
+    stats_.carried.add(closed.carried);  // open at the warm-up's end
     // Its time in the fabric, from its engine's start (not its wait for the engine).
     last_copy_done_ = sc_core::sc_time_stamp();
     const double done_ns = last_copy_done_.to_seconds() * 1e9;

@@ -29,12 +29,9 @@ struct AppStats {
   sc_core::sc_time first_issue, last_done;
   bool issued_any = false;
   bool copied_any = false;  // issued a copy (or a batch that moves bytes): its throughput is a figure
-  // After a warm-up: copies issued during it and open at its end (`open_at_window`, the
-  // window starting at `window_from`) count in no figure but the data rate, with the bytes
-  // they delivered inside the window (`carried_bytes`, the last of them at `carried_until`).
-  uint64_t carried_bytes = 0;
-  sc_core::sc_time carried_until, window_from;
-  bool open_at_window = false;
+  // After a warm-up: copies issued during it and open at its end count in no figure but the
+  // data rate, with the bytes they delivered inside the window.
+  Carried carried;
 };
 
 // What every app is given besides its kind's parameters.
@@ -67,8 +64,8 @@ class App : public sc_core::sc_module {
     stats_ = AppStats{};
     open_deadlines_.clear();  // issued during the warm-up: they count nowhere
     measure_from_ = sc_core::sc_time_stamp();
-    stats_.window_from = measure_from_;
-    stats_.open_at_window = open_copies_.start_window(delivered) || busy_at_window();
+    stats_.carried.from = measure_from_;
+    stats_.carried.open_at_start = open_copies_.start_window(delivered) || busy_at_window();
   }
   // Whether one of its copies ends within `share` of its time of `end_ns`: the last one done
   // (its time from its engine's start: a copy queued behind many waited long, which says
@@ -81,7 +78,7 @@ class App : public sc_core::sc_module {
   }
   // Its last completion, warm-up included (makespan_ns).
   sc_core::sc_time last_done_whole_run() const {
-    return std::max({done_before_, stats_.last_done, stats_.carried_until});
+    return std::max({done_before_, stats_.last_done, stats_.carried.until});
   }
 
  protected:

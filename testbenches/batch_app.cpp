@@ -49,10 +49,7 @@ void BatchApp::batch_done(std::size_t step, double run_start_ns, const BatchResu
     ++stats_.transfers;
     for (const BatchStreamOp& op : batch) stats_.bytes += op.bytes;
   } else if (window_start() > sc_core::SC_ZERO_TIME) {  // a run issued during the warm-up
-    if (const uint64_t carried = bytes_after(batch, r, window_start().to_seconds() * 1e9)) {
-      stats_.carried_bytes += carried;
-      stats_.carried_until = sc_core::sc_time_stamp();
-    }
+    stats_.carried.add(bytes_after(batch, r, window_start().to_seconds() * 1e9));
   }
   if (step + 1 < program_.program.size()) return;
   // The run's last batch.

@@ -28,11 +28,11 @@ ordered_json percentile_json(const std::vector<double>& v, double q) { return or
 // (models/common/open_copies.h). null when `has` is false and no copy was open.
 template <class Stats>
 ordered_json data_rate_gbps(const Stats& s, bool has, uint64_t bytes) {
-  const bool straddled = s.open_at_window;
-  const sc_core::sc_time from = straddled ? s.window_from : s.first_issue;
-  const sc_core::sc_time to = std::max(s.last_done, s.carried_until);
+  const bool straddled = s.carried.open_at_start;
+  const sc_core::sc_time from = straddled ? s.carried.from : s.first_issue;
+  const sc_core::sc_time to = std::max(s.last_done, s.carried.until);
   const double active_ns = (s.issued_any || straddled) && to > from ? (to - from).to_seconds() * 1e9 : 0;
-  return or_null(has || straddled, active_ns > 0 ? static_cast<double>(bytes + s.carried_bytes) * 8.0 / active_ns : 0.0);
+  return or_null(has || straddled, active_ns > 0 ? static_cast<double>(bytes + s.carried.bytes) * 8.0 / active_ns : 0.0);
 }
 
 // A batch app's first batch: each stream's predicted and measured copy and stream end

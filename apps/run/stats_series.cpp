@@ -52,8 +52,8 @@ void StatsSeries::read(std::vector<double>* busy, std::vector<uint64_t>* bytes) 
   busy->clear();
   bytes->clear();
   for (std::size_t d = 0; d < link_names_.size(); ++d) busy->push_back(sys_.fabric().busy_ps_now(static_cast<int>(d)));
-  // With the bytes copies open at the warm-up's end deliver after it (AppStats::carried_bytes).
-  for (const auto& a : sys_.apps()) bytes->push_back(a->stats().bytes + a->stats().carried_bytes);
+  // With the bytes copies open at the warm-up's end deliver after it (AppStats::carried).
+  for (const auto& a : sys_.apps()) bytes->push_back(a->stats().bytes + a->stats().carried.bytes);
 }
 
 void StatsSeries::rebase() {

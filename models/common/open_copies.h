@@ -14,8 +14,24 @@
 #include <cstdint>
 #include <functional>
 #include <vector>
+#include <systemc>
 
 namespace arbsim {
+
+// What an app's or device's data rate adds after a warm-up (docs/results.md "Warm-up"): the
+// bytes its work under way at the warm-up's end delivered after it, the last of them at
+// `until`, and whether any was under way (`open_at_start`: the rate then runs from `from`,
+// the warm-up's end). Kept beside its statistics (AppStats, DeviceStats).
+struct Carried {
+  uint64_t bytes = 0;
+  sc_core::sc_time until, from;
+  bool open_at_start = false;
+  void add(uint64_t b) {
+    if (b == 0) return;
+    bytes += b;
+    until = sc_core::sc_time_stamp();
+  }
+};
 
 class OpenCopies {
  public:

@@ -29,10 +29,7 @@ void Device::dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_G
   c.on_done = [this, handle, bytes, issued, opened, done = std::move(done)] {
     uint64_t carried = open_copies_.close(handle).carried;
     if (issued < measure_from_ && opened >= measure_from_) carried = bytes;
-    if (carried > 0) {
-      stats_.carried_bytes += carried;
-      stats_.carried_until = sc_core::sc_time_stamp();
-    }
+    stats_.carried.add(carried);
     if (done) done();
   };
   // Issued, whether or not it completes: a starved device then reads a throughput of 0, not

@@ -33,9 +33,7 @@ struct DeviceStats {
   bool issued_any = false;
   // After a warm-up, as AppStats: DMAs open at its end count in the data rate only, with the
   // bytes they delivered inside the window.
-  uint64_t carried_bytes = 0;
-  sc_core::sc_time carried_until, window_from;
-  bool open_at_window = false;
+  Carried carried;
 };
 
 class Device : public sc_core::sc_module {
@@ -51,8 +49,8 @@ class Device : public sc_core::sc_module {
   void restart_stats(const OpenCopies::Delivered& delivered) {
     stats_ = DeviceStats{};
     measure_from_ = sc_core::sc_time_stamp();
-    stats_.window_from = measure_from_;
-    stats_.open_at_window = open_copies_.start_window(delivered);
+    stats_.carried.from = measure_from_;
+    stats_.carried.open_at_start = open_copies_.start_window(delivered);
   }
   // Its last completion, warm-up included (makespan_ns): of an operation issued in the
   // warm-up too (they count in no statistic; makespan_ns lost a drive's 20 I/Os issued at 0

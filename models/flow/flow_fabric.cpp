@@ -107,7 +107,7 @@ void FlowFabric::start(Copy c) {
     w.completer_delay_ns = completer_delay_ns(moved);
     w.peak_bytes_per_ns = peak_bytes_per_ns(moved);
     if (!moved.plan.data_path.empty()) w.completer_bytes_per_ns = net_.edge(moved.plan.data_path.front()).bytes_per_ns;
-    w.data_tlp_bytes = moved.copy.spec.read ? std::min(params_.completion_bytes, params_.mrrs) : params_.mps;
+    w.data_tlp_bytes = flow::data_tlp_bytes(params_, moved.copy.spec.read);
     w.request_tlp_bytes = moved.copy.spec.read ? params_.mrrs : 0;
     watch_.add(id, w);
   }

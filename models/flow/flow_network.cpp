@@ -12,12 +12,6 @@ namespace {
 int idx(TlpType t) { return static_cast<int>(t); }
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-// The data TLP's payload: MPS for a write; for a read a CplD of the completion size, or
-// the whole request when MRRS is the smaller (docs/pcie-reference.md §3, completion splitting).
-uint32_t data_tlp_bytes(const FabricParams& p, bool read) {
-  return static_cast<uint32_t>(read ? std::min(p.completion_bytes, p.mrrs) : p.mps);
-}
-
 double slowest_serialization_ns(const Network& n, const std::vector<int>& path, TlpType t, uint32_t payload) {
   double s = 0;
   for (int e : path) s = std::max(s, n.edge(e).serialize_ns(t, payload));
@@ -83,6 +77,10 @@ void add_request_hops(const Network& n, const FabricParams& p, const TransferSpe
 }
 
 }  // namespace
+
+uint32_t data_tlp_bytes(const FabricParams& p, bool read) {
+  return static_cast<uint32_t>(read ? std::min(p.completion_bytes, p.mrrs) : p.mps);
+}
 
 // A TLP holds its credits from its start on the wire until they are back: its serialisation
 // and flight, its time in the receiver's buffer (an endpoint consumes it as its tail arrives;

@@ -133,6 +133,9 @@ double credit_loop_cap(const Network& n, int e, int cls, TlpType t, uint32_t pay
 // TLPs the packet model sends for a copy: its data TLPs (MWr of MPS, or CplDs of the
 // completion size within MRRS requests) and its MRd requests (0 for a write).
 uint64_t data_tlps(const FabricParams& p, bool read, uint64_t bytes);
+// The data TLP's payload: MPS for a write; for a read a CplD of the completion size, or the
+// whole request when MRRS is the smaller (docs/pcie-reference.md §3, completion splitting).
+uint32_t data_tlp_bytes(const FabricParams& p, bool read);
 uint64_t request_tlps(const FabricParams& p, bool read, uint64_t bytes);
 
 }  // namespace arbsim::flow

@@ -2,6 +2,7 @@
 arbiters' (1 fs) as one file, on two small VCDs whose identifiers collide, worked by hand."""
 import os
 import subprocess
+import shutil
 import tempfile
 import unittest
 
@@ -51,8 +52,14 @@ b11 c
 
 
 class VcdMerge(unittest.TestCase):
+    def tempdir(self):
+        """A directory removed when the test ends, pass or fail."""
+        d = tempfile.mkdtemp(prefix="vcd_merge_")
+        self.addCleanup(shutil.rmtree, d, True)
+        return d
+
     def merged(self, model=MODEL, rtl=RTL):
-        d = tempfile.mkdtemp()
+        d = self.tempdir()
         paths = [os.path.join(d, n) for n in ("m.vcd", "r.vcd", "out.vcd")]
         for p, text in zip(paths, (model, rtl)):
             with open(p, "w") as f:
@@ -87,7 +94,7 @@ class VcdMerge(unittest.TestCase):
         self.assertIn("no $enddefinitions", r.stderr)
 
     def test_not_a_vcd_leaves_no_output(self):
-        d = tempfile.mkdtemp()
+        d = self.tempdir()
         m, r, out = (os.path.join(d, n) for n in ("m.vcd", "r.vcd", "out.vcd"))
         for p, text in ((m, MODEL), (r, "hello\n")):
             with open(p, "w") as f:
@@ -97,7 +104,7 @@ class VcdMerge(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(d)), ["m.vcd", "r.vcd"])
 
     def test_output_onto_an_input_is_refused_and_the_input_kept(self):
-        d = tempfile.mkdtemp()
+        d = self.tempdir()
         m, r = os.path.join(d, "m.vcd"), os.path.join(d, "r.vcd")
         for p, text in ((m, MODEL), (r, RTL)):
             with open(p, "w") as f:

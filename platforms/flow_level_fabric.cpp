@@ -22,6 +22,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::TagQueueing: return "a read held to its tag window's pace on the saturated " + out;
     case flow::Unrepresented::CompleterQueue: return "a read's tag window queued at its completer, leaving by " + out;
     case flow::Unrepresented::SameQueue: return "short copies in one ingress queue behind " + held;
+    case flow::Unrepresented::RequestBurst: return "a read's tag window of requests bursting onto the saturated " + out;
   }
   return "";
 }
@@ -43,6 +44,10 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::Transient:
       return "start-up transient not modelled: the read's first tags x MRRS bytes arrive in a burst that takes "
              "more than its share for a while from flows of comparable size, in the packet model";
+    case flow::Unrepresented::RequestBurst:
+      return "start-up transient not modelled: the read's first tags' worth of requests (MRds) queue at once, and "
+             "a short copy on the same link waits behind them in the packet model, where the fluid gives it its "
+             "share of the link at once";
     case flow::Unrepresented::OvertakenTail:
       return "queued tail not modelled: the ended copy's last TLPs still queue on the way and the next copy "
              "overtakes them, so it ends later than the fluid's, in the packet model";

@@ -32,6 +32,9 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
       tracker_(tracker) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     SC_REPORT_FATAL("arbsim/flow", "the model needs the default 1 ps time resolution");
+  std::vector<double> mrd_ns(static_cast<std::size_t>(net_.edge_count()));
+  for (int e = 0; e < net_.edge_count(); ++e) mrd_ns[static_cast<std::size_t>(e)] = net_.edge(e).serialize_ns(TlpType::MRd, 0);
+  watch_.set_request_times(std::move(mrd_ns));
   SC_METHOD(wake);
   sensitive << wake_event_;
   dont_initialize();
@@ -109,6 +112,7 @@ void FlowFabric::start(Copy c) {
     if (!moved.plan.data_path.empty()) w.completer_bytes_per_ns = net_.edge(moved.plan.data_path.front()).bytes_per_ns;
     w.data_tlp_bytes = flow::data_tlp_bytes(params_, moved.copy.spec.read);
     w.request_tlp_bytes = moved.copy.spec.read ? params_.mrrs : 0;
+    w.request_burst_bytes = request_burst_bytes(moved, w.request_tlps);
     watch_.add(id, w);
   }
   settle_event_.notify(sc_core::SC_ZERO_TIME);
@@ -262,6 +266,15 @@ double FlowFabric::completer_delay_ns(const Moving& m) const {
   if (serve_ns <= arrive_ns) return 0.0;
   const double window = std::min(static_cast<double>(s.tags) * params_.mrrs, static_cast<double>(s.bytes));
   return window * (1 - arrive_ns / serve_ns) / completer;
+}
+
+// A read's first window of MRds leaves its requester at once (as many as its tags, or its
+// requests, let it): their wire bytes on its request path's first link (fidelity_watch.h).
+double FlowFabric::request_burst_bytes(const Moving& m, double window_tlps) const {
+  const flow::TransferSpec& s = m.copy.spec;
+  if (!s.read || m.plan.request_path.empty()) return 0.0;
+  const double requests = std::min(window_tlps, static_cast<double>(flow::request_tlps(params_, true, s.bytes)));
+  return requests * net_.edge(m.plan.request_path.front()).overhead[static_cast<int>(TlpType::MRd)];
 }
 
 double FlowFabric::peak_bytes_per_ns(const Moving& m) const {

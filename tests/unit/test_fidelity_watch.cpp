@@ -282,3 +282,59 @@ TEST(WatchRemap, ACopyStartingAtTheRemapCounts) {
 
 }  // namespace
 }  // namespace arbsim::flow
+
+namespace arbsim::flow {
+namespace {
+
+// A read's burst of MRds piling up in one ingress queue (FidelityWatch::request_burst()): its
+// requests cross gpu -> sw (edge 0, an MRd in 1.5 ns) and sw -> rc (edge 1, 12 ns, saturated:
+// a 4 KiB write from the same GPU is held there). Its 128 MRds arrive 8 times faster than
+// edge 1 sends them: they pile up in sw's queue for edge 1, and the write's TLPs, in the same
+// queue, wait behind the pile (3,072 wire bytes of MRds: more than 3 % of the write's 4 KiB).
+struct BurstCase {
+  std::vector<double> mrd_ns{1.5, 12};
+  std::vector<int> write_path{0, 1};
+  bool sighted() {
+    const std::vector<int> requests{0, 1}, completions{2};
+    FidelityWatch watch(std::vector<EdgeArbitration>(4), [](int, int) { return 0; });
+    watch.set_request_times(mrd_ns);
+    WatchFlow read;
+    read.data_path = &completions;
+    read.request_path = &requests;
+    read.completions = true;
+    read.owner = 1;
+    read.bytes = 64 * 1024;
+    read.window = 128 * 512;
+    read.request_burst_bytes = 128 * 24;
+    WatchFlow write;
+    write.data_path = &write_path;
+    write.held = {1};
+    write.owner = 2;
+    write.bytes = 4096;
+    watch.add(1, read);
+    watch.add(2, write);
+    watch.look(0);
+    return watch.sightings().count({Unrepresented::RequestBurst, 1, 1}) == 1;
+  }
+};
+
+TEST(RequestBurst, APileInTheWritesIngressQueueIsSighted) { EXPECT_TRUE(BurstCase{}.sighted()); }
+
+// Arriving no faster than they leave, the MRds do not pile up: what came interleaved leaves so.
+TEST(RequestBurst, NoPileWhereTheLinkBeforeIsNoFaster) {
+  BurstCase c;
+  c.mrd_ns = {12, 12};
+  EXPECT_FALSE(c.sighted());
+}
+
+// A write arriving by another link (edge 3) waits in another queue for edge 1: the egress's
+// arbiter gives it turns between the MRds.
+TEST(RequestBurst, AWriteFromAnotherIngressIsNotBehindThePile) {
+  BurstCase c;
+  c.write_path = {3, 1};
+  c.mrd_ns = {1.5, 12, 1, 1.5};
+  EXPECT_FALSE(c.sighted());
+}
+
+}  // namespace
+}  // namespace arbsim::flow

@@ -23,6 +23,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::CompleterQueue: return "a read's tag window queued at its completer, leaving by " + out;
     case flow::Unrepresented::SameQueue: return "short copies in one ingress queue behind " + held;
     case flow::Unrepresented::RequestBurst: return "a read's tag window of requests bursting onto the saturated " + out;
+    case flow::Unrepresented::TlpTurns: return "copies of a few TLPs beside another flow's TLPs on " + out;
   }
   return "";
 }
@@ -48,6 +49,11 @@ std::string effect(flow::Unrepresented what) {
       return "start-up transient not modelled: the read's first tags' worth of requests (MRds) queue at once, and "
              "a short copy on the same link waits behind them in the packet model, where the fluid gives it its "
              "share of the link at once";
+    case flow::Unrepresented::TlpTurns:
+      return "TLP-by-TLP turns not modelled: the packet model's arbiters turn whole TLPs, so a copy whose least time "
+             "is under 33 of a sharer's TLPs on this link waits for one on the wire, or slips between them, by up to "
+             "a TLP's time at a turn, where the fluid shares the link by the byte (its latency can differ by that "
+             "much; run with --fidelity packet for short copies' latencies)";
     case flow::Unrepresented::OvertakenTail:
       return "queued tail not modelled: the ended copy's last TLPs still queue on the way and the next copy "
              "overtakes them, so it ends later than the fluid's, in the packet model";

@@ -9,6 +9,8 @@ void FidelityWatch::add(int id, const WatchFlow& f) {
   count_window(f, +1);
   least_bytes_ = std::min(least_bytes_, f.bytes);
   most_peak_ = std::max(most_peak_, f.peak_bytes_per_ns);
+  if (tlp_ns_) most_tlp_ns_ = std::max(most_tlp_ns_, longest_tlp_ns(f));
+  if (f.least_ns > 0) least_copy_ns_ = std::min(least_copy_ns_, f.least_ns);
   if (const auto ended = same_as_removed(f); ended != removed_.end()) return take_place(id, f, ended);
   Watched& w = flows_[id] = Watched{f, {}, false, {}, queues_beyond(f), 0, {}};
   count_held(f.held, +1);
@@ -55,7 +57,9 @@ std::vector<FidelityWatch::Removed>::iterator FidelityWatch::same_as_removed(con
       return false;
     for (const auto& [window, n] : windows_)
       if (small(e.bytes, window) != small(f.bytes, window)) return false;
-    return true;
+    // (A copy that could be named for TLP turns: its least time against every TLP's.)
+    const auto short_copy = [&](const WatchFlow& x) { return x.least_ns * 0.03 < most_tlp_ns_; };
+    return (!short_copy(e) && !short_copy(f)) || e.least_ns == f.least_ns;
   });
 }
 
@@ -243,6 +247,7 @@ void FidelityWatch::examine(int id, Watched& w) {
   if (w.flow.window > 0) burst(id, w.flow, found);
   if (w.flow.window_bound) tag_queueing(w.flow, found);
   credit_limited(id, w.flow, found);
+  tlp_turns(id, w.flow, found);
   found.insert(found.end(), w.tails.begin(), w.tails.end());
   std::vector<Key>& causes = causes_;  // (the buffers swap: no allocation per examination)
   causes.clear();
@@ -268,9 +273,11 @@ Sighting& FidelityWatch::sighting(const Key& key) {
 // A sighting concerns the flow causing it (`owner`), the one it affects (`about`), and the
 // flows sharing a saturated link (some flow held there) with that one: it moves at another
 // rate than the fluid's, and so, in turn, do they (a knock-on).
+// TLP turns concern the short copy alone (tlp_turns()): its sharers do not move by it.
 void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   Sighting& who = sighting(key);
-  who.concerns(owner);
+  const bool alone = std::get<0>(key) == Unrepresented::TlpTurns;
+  if (!alone) who.concerns(owner);
   const auto it = flows_.find(about);
   if (it == flows_.end()) {
     if (const auto ended = owner_of_ended_.find(about); ended != owner_of_ended_.end()) who.concerns(ended->second);
@@ -278,6 +285,7 @@ void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   }
   const WatchFlow& f = it->second.flow;
   who.concerns(f.owner);
+  if (alone) return;
   Watched& a = it->second;
   if (!first_in_look(a.expanded, a.expanded_in, looks_, key)) return;  // its knock-ons already, this look
   // An edge's crossings, once per sighting and look (they do not change during a look; on
@@ -433,7 +441,7 @@ bool FidelityWatch::burst_ahead(const WatchFlow& f, std::size_t k, const Crossin
   const WatchFlow& g = c.watched->flow;
   const int mine = vc_of_(e, f.tc), theirs = vc_of_(e, g.tc);
   // The burst stays one where it left its requester, or arrives no slower than it leaves.
-  const auto mrd = [this](int edge) { return static_cast<std::size_t>(edge) < mrd_ns_.size() ? mrd_ns_[static_cast<std::size_t>(edge)] : 0.0; };
+  const auto mrd = [this](int edge) { return tlp_ns_ ? tlp_ns_(edge, TlpKind::Request, 0) : 0.0; };
   if (edges_[static_cast<std::size_t>(e)].vc.kind == ShareKind::Strict && mine > theirs)
     return k == 0 || mrd(path[k - 1]) <= mrd(e);
   // In one ingress queue it is a pile only where it arrives faster than it leaves (an equal
@@ -441,6 +449,53 @@ bool FidelityWatch::burst_ahead(const WatchFlow& f, std::size_t k, const Crossin
   if (mine != theirs || k == 0 || c.pos == 0 || !(mrd(path[k - 1]) < mrd(e))) return false;
   const std::vector<int>* other = c.request ? g.request_path : g.data_path;
   return (*other)[static_cast<std::size_t>(c.pos) - 1] == path[k - 1];
+}
+
+// How long one of f's TLPs holds `edge`: an MRd on its request path, else a data TLP.
+double FidelityWatch::tlp_ns(int edge, const WatchFlow& f, bool request) const {
+  if (request) return tlp_ns_(edge, TlpKind::Request, 0);
+  return tlp_ns_(edge, f.completions ? TlpKind::Completion : TlpKind::Write, f.data_tlp_bytes);
+}
+
+double FidelityWatch::longest_tlp_ns(const WatchFlow& f) const {
+  double most = 0;
+  for (const bool request : {false, true})
+    if (const std::vector<int>* path = request ? f.request_path : f.data_path)
+      for (int e : *path) most = std::max(most, tlp_ns(e, f, request));
+  return most;
+}
+
+// A copy of a few TLPs beside another flow's TLPs on a link: the packet model's arbiters
+// turn whole TLPs, so the copy waits for a sharer's TLP on the wire, or slips between its
+// TLPs, up to about one TLP's time at a turn, where the fluid shares the link by the byte.
+// Where one sharer's TLP there takes 3 % or more of the copy's least time (WatchFlow::
+// least_ns), the copy's latency can move by that much (a user trial: 256 B writes beside
+// 1000 B ones up a store-and-forward switch's Gen3 x8 uplink, p50 287 ns in the packet model
+// against the fluid's 326, unnamed). Named for the short copy alone: its sharers, many TLPs
+// long, do not move by it. Checked both ways, so that whichever starts second finds it: f as
+// the short copy against the flows on its links, and f as the sharer against the short
+// copies on its links.
+void FidelityWatch::tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const {
+  if (!tlp_ns_ || least_copy_ns_ * 0.03 >= most_tlp_ns_) return;  // no copy of the run is short
+  const bool short_copy = f.least_ns > 0 && f.least_ns * 0.03 < most_tlp_ns_;
+  if (!short_copy && least_copy_ns_ * 0.03 >= longest_tlp_ns(f)) return;
+  for (const bool request : {false, true}) {
+    const std::vector<int>* path = request ? f.request_path : f.data_path;
+    if (!path) continue;
+    for (int e : *path) {
+      const double mine = tlp_ns(e, f, request);
+      bool named = false;  // (f, at e: once)
+      for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) {
+        if (c.id == id) continue;
+        const WatchFlow& g = c.watched->flow;
+        if (short_copy && !named && tlp_ns(e, g, c.request) >= 0.03 * f.least_ns) {
+          out.push_back({{Unrepresented::TlpTurns, e, e}, id});
+          named = true;
+        }
+        if (g.least_ns > 0 && mine >= 0.03 * g.least_ns) out.push_back({{Unrepresented::TlpTurns, e, e}, c.id});
+      }
+    }
+  }
 }
 
 // A read held to its tag window's pace: on each saturated link of its paths (some flow held

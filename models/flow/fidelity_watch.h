@@ -116,13 +116,19 @@ struct WatchFlow {
   // A read's first tag window of requests (MRds), which leave at once at its start: their wire
   // bytes on its request path's first link (0 for a write).
   double request_burst_bytes = 0;
+  // Its least time in the fabric: its first TLP's latency and its bytes at its peak (0: not
+  // known, never named for TLP turns).
+  double least_ns = 0;
   // The most it can move per ns: its data path's slowest link, or its pace (its time is at
   // least its bytes over that).
   double peak_bytes_per_ns = kUnbounded;
 };
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
-                           CompleterQueue, SameQueue, RequestBurst };
+                           CompleterQueue, SameQueue, RequestBurst, TlpTurns };
+
+// The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
+enum class TlpKind { Request, Write, Completion };
 
 // Inserts v into the ascending vector `into` unless it holds it already; whether it did.
 template <class T>
@@ -170,9 +176,11 @@ class FidelityWatch {
   void remove(int id, double now_ns);  // what it alone caused ends at now_ns
   void set_held(int id, const std::vector<int>& edges);
   void set_window_bound(int id, bool bound);
-  // Each edge's time for one MRd (request_burst(): where a burst of them piles up); unset,
-  // no burst is taken to pile up in an ingress queue.
-  void set_request_times(std::vector<double> mrd_ns) { mrd_ns_ = std::move(mrd_ns); }
+  // How long one TLP of a kind, with `payload` bytes, holds an edge (request_burst(): where a
+  // burst of MRds piles up; tlp_turns()). Unset: no burst is taken to pile up in an ingress
+  // queue, and no copy is named for TLP turns.
+  using TlpTime = std::function<double(int edge, TlpKind kind, double payload)>;
+  void set_tlp_time(TlpTime t) { tlp_ns_ = std::move(t); }
   void remap();  // TC/VC maps changed: every flow is examined again
   // The same, `moved(edge, tc)` saying which TCs changed VC where: a saturated link that a
   // flow of a moved TC crosses (its holds as the old map left them) is kept in remaps(), by
@@ -250,6 +258,9 @@ class FidelityWatch {
   void burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   void request_burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   bool burst_ahead(const WatchFlow& f, std::size_t k, const Crossing& c) const;
+  double tlp_ns(int edge, const WatchFlow& f, bool request) const;
+  double longest_tlp_ns(const WatchFlow& f) const;
+  void tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);
   void tag_queueing(const WatchFlow& f, std::vector<Cause>& out) const;
   void overtakes(int id, Watched& w);
@@ -298,7 +309,10 @@ class FidelityWatch {
   std::vector<Tail> tails_;  // copies that ended held, this instant (their successors start now)
   std::map<int, uint32_t> owner_of_ended_;  // ids of the copies in tails_
   std::vector<Removed> removed_;  // this instant's, not yet applied
-  std::vector<double> mrd_ns_;  // by edge (set_request_times())
+  TlpTime tlp_ns_;  // (set_tlp_time())
+  // The longest TLP time any watched flow has on its paths, and the least time of any: a
+  // bound that tells most examinations no copy can be named for TLP turns (tlp_turns()).
+  double most_tlp_ns_ = 0, least_copy_ns_ = kUnbounded;
   std::map<double, int> windows_;  // the read windows of the flows watched (burst thresholds), counted
   uint64_t examined_ = 0;
   double now_ = 0;

@@ -32,9 +32,12 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
       tracker_(tracker) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     SC_REPORT_FATAL("arbsim/flow", "the model needs the default 1 ps time resolution");
-  std::vector<double> mrd_ns(static_cast<std::size_t>(net_.edge_count()));
-  for (int e = 0; e < net_.edge_count(); ++e) mrd_ns[static_cast<std::size_t>(e)] = net_.edge(e).serialize_ns(TlpType::MRd, 0);
-  watch_.set_request_times(std::move(mrd_ns));
+  watch_.set_tlp_time([this](int edge, flow::TlpKind kind, double payload) {
+    const TlpType type = kind == flow::TlpKind::Request ? TlpType::MRd
+                         : kind == flow::TlpKind::Write ? TlpType::MWr
+                                                        : TlpType::CplD;
+    return net_.edge(edge).serialize_ns(type, static_cast<uint32_t>(payload));
+  });
   SC_METHOD(wake);
   sensitive << wake_event_;
   dont_initialize();
@@ -113,6 +116,7 @@ void FlowFabric::start(Copy c) {
     w.data_tlp_bytes = flow::data_tlp_bytes(params_, moved.copy.spec.read);
     w.request_tlp_bytes = moved.copy.spec.read ? params_.mrrs : 0;
     w.request_burst_bytes = request_burst_bytes(moved, w.request_tlps);
+    w.least_ns = moved.plan.latency_ns + static_cast<double>(moved.copy.spec.bytes) / w.peak_bytes_per_ns;
     watch_.add(id, w);
   }
   settle_event_.notify(sc_core::SC_ZERO_TIME);

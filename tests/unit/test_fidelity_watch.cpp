@@ -297,7 +297,7 @@ struct BurstCase {
   bool sighted() {
     const std::vector<int> requests{0, 1}, completions{2};
     FidelityWatch watch(std::vector<EdgeArbitration>(4), [](int, int) { return 0; });
-    watch.set_request_times(mrd_ns);
+    watch.set_tlp_time([this](int edge, TlpKind, double) { return mrd_ns[static_cast<std::size_t>(edge)]; });
     WatchFlow read;
     read.data_path = &completions;
     read.request_path = &requests;
@@ -334,6 +334,53 @@ TEST(RequestBurst, AWriteFromAnotherIngressIsNotBehindThePile) {
   c.write_path = {3, 1};
   c.mrd_ns = {1.5, 12, 1, 1.5};
   EXPECT_FALSE(c.sighted());
+}
+
+}  // namespace
+}  // namespace arbsim::flow
+
+namespace arbsim::flow {
+namespace {
+
+// TLP turns (FidelityWatch::tlp_turns()): one link (edge 0) where a write of 1000 B TLPs
+// (each 130 ns on the link) runs beside a copy of `least_ns` least time, whose own TLPs take
+// 35 ns. The packet model's arbiter turns whole TLPs: the copy can wait one 130 ns TLP, 3 % of
+// its time where that is under 130 / 0.03 = 4,333 ns. Returns the owners named.
+std::vector<uint32_t> named_for_turns(double least_ns, bool short_copy_first) {
+  const std::vector<int> path{0};
+  FidelityWatch watch(std::vector<EdgeArbitration>(1), [](int, int) { return 0; });
+  watch.set_tlp_time([](int, TlpKind, double payload) { return payload >= 1000 ? 130.0 : 35.0; });
+  WatchFlow big;
+  big.data_path = &path;
+  big.owner = 1;
+  big.bytes = 1 << 20;
+  big.data_tlp_bytes = 1000;
+  big.least_ns = 1e6;
+  WatchFlow copy;
+  copy.data_path = &path;
+  copy.owner = 2;
+  copy.bytes = 256;
+  copy.data_tlp_bytes = 256;
+  copy.least_ns = least_ns;
+  watch.add(short_copy_first ? 2 : 1, short_copy_first ? copy : big);
+  watch.look(0);
+  watch.add(short_copy_first ? 1 : 2, short_copy_first ? big : copy);
+  watch.look(10);
+  const auto it = watch.sightings().find({Unrepresented::TlpTurns, 0, 0});
+  return it == watch.sightings().end() ? std::vector<uint32_t>{} : it->second.owners;
+}
+
+// Named, the short copy alone (the write's 1 MiB does not move by a 35 ns TLP), whichever
+// starts first;
+TEST(TlpTurns, AShortCopyBesideLongerTlpsIsNamedAlone) {
+  EXPECT_EQ(named_for_turns(300, true), std::vector<uint32_t>{2});
+  EXPECT_EQ(named_for_turns(300, false), std::vector<uint32_t>{2});
+}
+
+// not a copy whose least time is over 33 of the sharer's TLPs.
+TEST(TlpTurns, ACopyLongerThan33SharerTlpsIsNotNamed) {
+  EXPECT_TRUE(named_for_turns(4400, true).empty());
+  EXPECT_TRUE(named_for_turns(4400, false).empty());
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ class CopyExecApp : public App {
  private:
   void iterate();
   void after_copy_in();
+  void copy_out();
   void end_iteration();
   const CopyExecParams p_;
   int64_t iterations_done_ = 0;

@@ -97,3 +97,24 @@ TEST(CopyExec, AKernelInWavesTakesItsDuration) {
                             "{name: p, type: periodic, gpu: gpu0, period_ns: 10ms, count: 1, kernel_ns: 1ms, blocks: 28}"),
               1e6, 1.0);
 }
+
+// kernel_ns 0 is no kernel (docs/config.md): a copy-only app's copy-out follows its copy-in,
+// not another app's kernel. gpu0 runs a's 200 us kernel from ~1 us; b copies 1 MiB in from
+// 50 us (T(S) of test_h2d_copy.cpp: 800 ns + wire bytes / 14.21 GB/s, ~80 us), then 1 MiB
+// out (~81 us at the D2H rate): done by ~211 us. A kernel of no time queued behind a's held
+// the copy-out until a's kernel ended at ~201 us, and b ended at ~282 us. The GPU ran one
+// kernel.
+TEST(CopyExec, NoKernelMeansNoKernelToWaitFor) {
+  const std::string yaml = two_gpu_platform() +
+                           "apps:\n"
+                           "  - {name: a, type: copy_exec, gpu: gpu0, h2d_bytes: 4KiB, kernel_ns: 200us, iterations: 1}\n"
+                           "  - {name: b, type: copy_exec, gpu: gpu0, h2d_bytes: 1MiB, d2h_bytes: 1MiB, iterations: 1,"
+                           " start_ns: 50us}\n";
+  SimOutcome o = run_yaml(yaml);
+  const double copy_in = 800.0 + (1048576.0 + 4096 * 20.0) / 14.21;
+  const double a_kernel_end = app(o, "a")["last_done_ns"].get<double>();
+  EXPECT_GT(a_kernel_end, 200000);
+  // b's copy-out started when its copy-in ended, before a's kernel ended:
+  EXPECT_LT(app(o, "b")["last_done_ns"].get<double>(), 50000 + copy_in + 1.1 * copy_in);
+  EXPECT_EQ(o.results["gpus"][0]["kernels"].get<int>(), 1);
+}

@@ -4,7 +4,22 @@
 namespace arbsim {
 
 SpmdApp::SpmdApp(sc_core::sc_module_name name, const AppSetup& setup, const SpmdParams& p, Driver& driver)
-    : App(name, setup, driver), p_(p), turnaround_ns_(static_cast<std::size_t>(p.processes), -1.0) {}
+    : App(name, setup, driver),
+      p_(p),
+      turnaround_ns_(static_cast<std::size_t>(p.processes), -1.0),
+      began_at_(static_cast<std::size_t>(p.processes)),
+      began_(static_cast<std::size_t>(p.processes), false) {}
+
+// A process counts in the statistics (iterations, last_done) where its first operation
+// started after the warm-up: the rule every app's work follows (issued at or after W,
+// docs/results.md). Counted from the app's start, a process running wholly after a warm-up
+// counted nowhere (a user trial: iterations 0 with every copy counted).
+void SpmdApp::begins(int i) {
+  const std::size_t k = static_cast<std::size_t>(i);
+  if (began_[k]) return;
+  began_[k] = true;
+  began_at_[k] = sc_core::sc_time_stamp();
+}
 
 // The first wake is the app's start; later ones end a process's T_init (+ T_ctx_switch).
 void SpmdApp::on_wake() {
@@ -22,7 +37,7 @@ void SpmdApp::on_wake() {
 
 // The kernel of process `owner`: alone on the GPU it takes kernel_ns (T_comp).
 void SpmdApp::kernel(int owner, std::function<void()> then) {
-  note_issue();  // a process without a copy in starts here (first_issue_ns read 0.0 for it)
+  if (p_.h2d_bytes == 0) note_issue();  // a process without a copy in starts here (first_issue_ns read 0.0 for it)
   driver_.gpu(setup_.gpu).run_kernel_for(p_.blocks, ns(p_.kernel_ns), owner, std::move(then));
 }
 
@@ -36,6 +51,7 @@ void SpmdApp::run_process(int i) {
 }
 
 void SpmdApp::run(int i) {
+  begins(i);
   run_job(p_, owner(i), [this, i] {
     process_done(i);
     if (i + 1 < p_.processes) run_process(i + 1);
@@ -64,6 +80,7 @@ void SpmdApp::pump() {
 
 void SpmdApp::start_op(int id) {
   queue_->started(id);
+  begins(queue_->stream(id));
   const auto done = [this, id] { op_done(id); };
   switch (queue_->kind(id)) {
     case OpKind::H2D: return copy(CopyDir::H2D, p_.h2d_bytes, done);
@@ -82,7 +99,7 @@ void SpmdApp::op_done(int id) {
 void SpmdApp::process_done(int i) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   turnaround_ns_[static_cast<std::size_t>(i)] = (now - started_).to_seconds() * 1e9;
-  if (measured(started_)) {  // a process started during the warm-up counts nowhere
+  if (measured(began_at_[static_cast<std::size_t>(i)])) {  // one begun in the warm-up counts nowhere
     ++stats_.iterations;
     stats_.last_done = now;
   }

@@ -43,12 +43,15 @@ class SpmdApp : public App {
   void start_op(int id);
   void op_done(int id);
   void kernel(int owner, std::function<void()> then);
+  void begins(int i);  // process i's first operation starts now
   void process_done(int i);
   int owner(int process) const { return static_cast<int>(setup_.flow_id) * 4096 + process; }
 
   const SpmdParams p_;
   std::unique_ptr<WorkQueue> queue_;
   std::vector<double> turnaround_ns_;
+  std::vector<sc_core::sc_time> began_at_;  // by process: its first operation's start (begins())
+  std::vector<bool> began_;
   sc_core::sc_time started_;
   double total_ns_ = -1;
   int done_ = 0;

@@ -157,3 +157,17 @@ TEST(Spmd, SmShareCapsEachProcess) {
 }
 
 }  // namespace
+
+// After a warm-up a process counts where its first operation started at or after W (the
+// rule of every app's work, docs/results.md). Four processes without sharing, T_init 20 us,
+// T_ctx 10 us, kernels of 100 us: process i begins at 20 + i x (J + 30) us, J = T_in + 100 us
+// + T_out (~261 us): 20, ~311, ~602, ~893 us. With W = 350 us processes 2 and 3 count (they
+// counted nowhere: the app's start was taken for every process); the first issue in the
+// window is process 1's copy-out, at ~311 + T_in + 100 = ~491 us, not its kernel (~391 us).
+TEST(Spmd, AfterAWarmUpProcessesBegunInTheWindowCount) {
+  SimOutcome o = run_yaml(spmd("kernel_ns: 100us, init_ns: 20us, ctx_switch_ns: 10us") + "sim: {warmup_ns: 350us}\n");
+  const gpu_sharing::Phases p = phases(1e5);
+  EXPECT_EQ(app(o, "p")["iterations"].get<int>(), 2);
+  const double copy_out_1 = 20e3 + (p.data_in + p.comp + p.data_out + 30e3) + p.data_in + p.comp;
+  EXPECT_NEAR(app(o, "p")["first_issue_ns"].get<double>(), copy_out_1, 0.002 * copy_out_1);
+}

@@ -24,6 +24,8 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::SameQueue: return "short copies in one ingress queue behind " + held;
     case flow::Unrepresented::RequestBurst: return "a read's tag window of requests bursting onto the saturated " + out;
     case flow::Unrepresented::TlpTurns: return "copies of a few TLPs beside another flow's TLPs on " + out;
+    case flow::Unrepresented::SharedCreditLoop:
+      return "credits that carry less per round trip than copies back to back, or side by side, could move";
   }
   return "";
 }
@@ -49,6 +51,11 @@ std::string effect(flow::Unrepresented what) {
       return "start-up transient not modelled: the read's first tags' worth of requests (MRds) queue at once, and "
              "a short copy on the same link waits behind them in the packet model, where the fluid gives it its "
              "share of the link at once";
+    case flow::Unrepresented::SharedCreditLoop:
+      return "credit-limited throughput not modelled: each copy has no more TLPs than the credits hold, but the "
+             "credits its predecessor or a copy beside it took are not back yet, so the packet model sends the "
+             "copies no faster than the credits return, where the fluid moves them at their share of the link "
+             "(run with --fidelity packet, or give the link more credits)";
     case flow::Unrepresented::TlpTurns:
       return "TLP-by-TLP turns not modelled: the packet model's arbiters turn whole TLPs, so a copy whose least time "
              "is under 33 of a sharer's TLPs on this link waits for one on the wire, or slips between them, by up to "

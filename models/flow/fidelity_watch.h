@@ -71,6 +71,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -101,6 +102,17 @@ struct WatchFlow {
   // Edges whose receiver's credits bound it alone (TransferPlan::credit_loops), and whether
   // on its request path (a read's MRds) rather than its data path.
   std::vector<std::pair<int, bool>> credit_loops;
+  // Edges whose credits could not carry its pace either, but hold all its TLPs of the class
+  // (TransferPlan::shared_credit_loops): (edge, request path?, the credits' round trip, ns).
+  struct SharedLoop {
+    int edge = 0;
+    bool request = false;
+    double round_trip_ns = 0;
+    bool operator==(const SharedLoop& o) const {
+      return edge == o.edge && request == o.request && round_trip_ns == o.round_trip_ns;
+    }
+  };
+  std::vector<SharedLoop> shared_credit_loops{};
   // A read held to its tag window's pace (FlowFabric: by nothing else), whose cap takes a
   // request's round trip alone: on a saturated link the packet model's requests and
   // completions also wait their turns there, so the read moves slower (set_window_bound()).
@@ -125,7 +137,7 @@ struct WatchFlow {
 };
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
-                           CompleterQueue, SameQueue, RequestBurst, TlpTurns };
+                           CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -262,6 +274,9 @@ class FidelityWatch {
   double longest_tlp_ns(const WatchFlow& f) const;
   void tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);
+  void shared_credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out) const;
+  static int credit_class(const WatchFlow& f, bool request) { return request ? 1 : f.completions ? 2 : 0; }
+  static double tlps(const WatchFlow& f, bool request);
   void tag_queueing(const WatchFlow& f, std::vector<Cause>& out) const;
   void overtakes(int id, Watched& w);
   void concern(const Key& key, int about, uint32_t owner);
@@ -310,6 +325,9 @@ class FidelityWatch {
   std::map<int, uint32_t> owner_of_ended_;  // ids of the copies in tails_
   std::vector<Removed> removed_;  // this instant's, not yet applied
   TlpTime tlp_ns_;  // (set_tlp_time())
+  // (edge, credit class, VC) -> (end, TLPs) of the copies with a shared credit loop there that
+  // ended within its round trip (shared_credit_limited()), oldest first.
+  std::map<std::tuple<int, int, int>, std::deque<std::pair<double, double>>> recent_;
   // The longest TLP time any watched flow has on its paths, and the least time of any: a
   // bound that tells most examinations no copy can be named for TLP turns (tlp_turns()).
   double most_tlp_ns_ = 0, least_copy_ns_ = kUnbounded;

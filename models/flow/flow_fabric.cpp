@@ -110,6 +110,8 @@ void FlowFabric::start(Copy c) {
         break;
       }
     for (const flow::CreditLoop& l : moved.plan.credit_loops) w.credit_loops.emplace_back(l.edge, l.request);
+    for (const flow::CreditLoop& l : moved.plan.shared_credit_loops)
+      w.shared_credit_loops.push_back({l.edge, l.request, l.round_trip_ns});
     w.completer_delay_ns = completer_delay_ns(moved);
     w.peak_bytes_per_ns = peak_bytes_per_ns(moved);
     if (!moved.plan.data_path.empty()) w.completer_bytes_per_ns = net_.edge(moved.plan.data_path.front()).bytes_per_ns;

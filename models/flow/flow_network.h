@@ -90,12 +90,17 @@ struct TransferSpec {
 struct CreditLoop {
   int edge = 0;
   bool request = false;  // on the request path (a read's MRds), else the data path
+  double round_trip_ns = 0;  // a TLP's credits' round trip there (credit_loop_cap())
 };
 
 struct TransferPlan {
   FlowSpec flow;                    // data hops, a read's request hops, its tag-window cap
   std::vector<int> data_path, request_path;
   std::vector<CreditLoop> credit_loops;
+  // Where the credits could not carry the copy's pace either, but it has no more TLPs of the
+  // class than they hold, so alone it sends them all at once: copies back to back, or beside
+  // it in the class, can still find them out (fidelity_watch.h).
+  std::vector<CreditLoop> shared_credit_loops;
   TlpType data_type = TlpType::MWr;
   double latency_ns = 0;            // the first data TLP's arrival, timed as the packet model does
   uint64_t first_bytes = 0;         // that TLP's payload (its time at the flow's rate overlaps the latency)
@@ -129,6 +134,8 @@ void pool_overheads(const Network& n, const FabricParams& p, const TransferSpec&
 // per ns, for TLPs of type t with `payload` bytes each carrying `units` of rate: its credit
 // window over one TLP's credit round trip (kUnbounded with infinite credits).
 double credit_loop_cap(const Network& n, int e, int cls, TlpType t, uint32_t payload, double units);
+// That round trip, ns: a TLP's credits from its start on the wire until they are back.
+double credit_round_trip_ns(const Network& n, int e, TlpType t, uint32_t payload);
 
 // TLPs the packet model sends for a copy: its data TLPs (MWr of MPS, or CplDs of the
 // completion size within MRRS requests) and its MRd requests (0 for a write).

@@ -358,7 +358,9 @@ TEST(FlowArbitration, EqualCopiesOfTwoAppsStartedTogetherAreNamed) {
   const auto at = notes_at(o, "rc0->sw0");
   ASSERT_NE(std::find(at.begin(), at.end(), tie), at.end()) << o.results["fidelity_notes"].dump(2);
   for (const auto& n : o.results["fidelity_notes"])
-    if (n["setting"] == tie) EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"a", "b"}));
+    if (n["setting"] == tie) {
+      EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"a", "b"}));
+    }
 }
 
 TEST(FlowArbitration, EqualCopiesStartedApartAreNotATie) {
@@ -602,11 +604,61 @@ TEST(FlowArbitration, ShortCopiesBesideAnotherFlowsTlpsAreNamed) {
   EXPECT_EQ(notes_at(o, "sw0->rc0"),
             (std::vector<std::string>{"copies of a few TLPs beside another flow's TLPs on sw0->rc0"}));
   for (const auto& n : o.results["fidelity_notes"])
-    if (n["where"] == "sw0->rc0") EXPECT_EQ(n["apps"], nlohmann::ordered_json::array({"a3"}));
+    if (n["where"] == "sw0->rc0") {
+      EXPECT_EQ(n["apps"], nlohmann::ordered_json::array({"a3"}));
+    }
 }
 
 // not copies of 64 KiB (least time ~8.3 us: over 33 of the sharer's 256 B TLPs of ~35 ns).
 TEST(FlowArbitration, CopiesOfManyTlpsAreNotNamedForTlpTurns) {
   SimOutcome o = run_yaml(beside_long_tlps("64KiB"));
   EXPECT_TRUE(notes_at(o, "sw0->rc0").empty()) << o.results["fidelity_notes"].dump(2);
+}
+
+namespace {
+
+// A GPU streams 100 B writes (one TLP each) up one Gen3 x16 link whose receiver advertises
+// `ph` posted-header credits, `depth` copies deep. A TLP's credits are out for a round trip
+// (~280 ns here: flight, the root complex, the UpdateFC back) while a copy takes ~86 ns, so
+// one deep ~3 TLPs' credits are out at a time, two deep ~6.
+SimOutcome small_writes(const char* fidelity, int ph, int depth) {
+  return run_yaml(std::string("platform:\n"
+                              "  name: credits\n"
+                              "  defaults: {link: {gen: 3, width: 16, latency_ns: 20, credits: {ph: ") +
+                  std::to_string(ph) + "}}}\n"
+                  "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+                  "  links: [{up: rc0, down: gpu0}]\n"
+                  "sim: {fidelity: " + fidelity + "}\n"
+                  "apps:\n"
+                  "  - {name: a, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 100}, count: 100, depth: " +
+                  std::to_string(depth) + "}\n");
+}
+
+const char* kSharedLoop = "credits that carry less per round trip than copies back to back, or side by side, could move";
+
+}  // namespace
+
+// Without a credit bound two deep moves two copies per copy latency, 2 x 800 bits / p50 (the
+// fluid's 20.3 Gb/s); in the packet model the 4 credits are out after ~4 copies and the next
+// waits for one to return: well under that (a user trial: 12.1 Gb/s)...
+TEST(FlowArbitration, CopiesBackToBackRunOutOfCreditsTogetherInThePacketModel) {
+  SimOutcome o = small_writes("packet", 4, 2);
+  const double unbound = 2 * 800 / app(o, "a")["p50_ns"].get<double>();
+  EXPECT_LT(app(o, "a")["throughput_gbps"].get<double>(), 0.8 * unbound);
+}
+
+// ... which the flow mode names (each copy alone fits in the credits: no loop of its own);
+TEST(FlowArbitration, CopiesRunningOutOfCreditsTogetherAreNamed) {
+  SimOutcome o = small_writes("flow", 4, 2);
+  EXPECT_EQ(notes_at(o, "gpu0->rc0"), (std::vector<std::string>{kSharedLoop}));
+}
+
+// ... not one deep (~3 TLPs' credits out: both fidelities 10.2 Gb/s)...
+TEST(FlowArbitration, CopiesOneDeepWithinTheCreditsAreNotNamed) {
+  EXPECT_TRUE(small_writes("flow", 4, 1).results["fidelity_notes"].empty());
+}
+
+// ... nor two deep behind 16 credits (both 20.3 Gb/s).
+TEST(FlowArbitration, CopiesTwoDeepWithinTheCreditsAreNotNamed) {
+  EXPECT_TRUE(small_writes("flow", 16, 2).results["fidelity_notes"].empty());
 }

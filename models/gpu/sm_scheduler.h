@@ -66,6 +66,7 @@ class SmScheduler {
   uint64_t next_event_ps() const;
 
   int free_slots() const { return free_; }
+  bool blocks_waiting() const { return !queue_.empty(); }  // some kernel waits for slots
   int resident_kernels() const { return resident_kernels_; }
 
  private:

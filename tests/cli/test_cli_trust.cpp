@@ -607,9 +607,11 @@ TEST_F(Cli, ContextsArePerMigInstanceAndNamedWithoutSwitchCosts) {
   };
   EXPECT_TRUE(notes_of("gpu0/mig1").empty()) << notes_of("gpu0/mig1").dump();
   const json same = notes_of("gpu0/mig0");
-  ASSERT_EQ(same.size(), 2u) << same.dump();  // a beside b, and b beside a
+  // a beside b, and b beside a; and their first kernels, both at 0, a tie (System::kernel_tie_notes()).
+  ASSERT_EQ(same.size(), 3u) << same.dump();
   EXPECT_EQ(same[0]["where"], "gpu0/mig0");
   EXPECT_EQ(same[0]["apps"], json::array({"a", "b"}));
+  EXPECT_EQ(same[2]["setting"], "kernels of several apps submitted at the same instant, one waiting for SMs");
 }
 
 // The printed link table shows a direction that carried only read requests: with one

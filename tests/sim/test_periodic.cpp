@@ -273,3 +273,33 @@ TEST(Periodic, AimdOnWrrWeightsHoldsTheLowerTaskToItsWeightFlow) {
 }
 
 }  // namespace
+
+namespace {
+
+// Two periodic apps on one 10-SM GPU, each a 10-block kernel of 100 us every 200 us: the
+// GPU holds one at a time, so whichever goes first decides who waits. Released together
+// (hi's start `hi_start`) that order is the simulation's, not a modelled rule.
+std::string released_together(const char* hi_start) {
+  return gpu_with(", sms: 10", "",
+                  "  - {name: lo, type: periodic, gpu: gpu0, period_ns: 200us, kernel_ns: 100us, blocks: 10, count: 3}\n"
+                  "  - {name: hi, type: periodic, gpu: gpu0, period_ns: 200us, kernel_ns: 100us, blocks: 10, count: 3, "
+                  "start_ns: " + std::string(hi_start) + "}\n");
+}
+
+}  // namespace
+
+// Named, with both apps, at the GPU (a user trial found the figures swap with the apps'
+// places in the config, with no note);
+TEST(Periodic, KernelsOfTwoAppsReleasedTogetherAreATieNamed) {
+  SimOutcome o = run_yaml(released_together("0"));
+  ASSERT_EQ(o.results["fidelity_notes"].size(), 1u) << o.results["fidelity_notes"].dump(2);
+  const auto& n = o.results["fidelity_notes"][0];
+  EXPECT_EQ(n["where"], "gpu0");
+  EXPECT_EQ(n["apps"], nlohmann::ordered_json::array({"lo", "hi"}));
+  EXPECT_NE(n["effect"].get<std::string>().find("first at 0.000 us, 3 times"), std::string::npos) << n.dump();
+}
+
+// one released a picosecond later goes second, as timed: no tie.
+TEST(Periodic, KernelsReleasedAPicosecondApartAreNoTie) {
+  EXPECT_TRUE(run_yaml(released_together("0.001")).results["fidelity_notes"].empty());
+}

@@ -182,11 +182,6 @@ TEST(WatchTail, NoQueueNoTail) {
   EXPECT_FALSE(tail_after({{1}, {0}, {0, 1}}));
 }
 
-}  // namespace
-}  // namespace arbsim::flow
-
-namespace arbsim::flow {
-namespace {
 
 // Whether a flow held back beyond link 0 (at egress 1) names backpressure for a flow beside
 // it on link 0 (leaving by egress 2), link 0's receiver advertising 32 TLPs of credits for
@@ -280,11 +275,6 @@ TEST(WatchRemap, ACopyStartingAtTheRemapCounts) {
   EXPECT_EQ(w.remaps().begin()->second.times, 1);
 }
 
-}  // namespace
-}  // namespace arbsim::flow
-
-namespace arbsim::flow {
-namespace {
 
 // A read's burst of MRds piling up in one ingress queue (FidelityWatch::request_burst()): its
 // requests cross gpu -> sw (edge 0, an MRd in 1.5 ns) and sw -> rc (edge 1, 12 ns, saturated:
@@ -336,11 +326,6 @@ TEST(RequestBurst, AWriteFromAnotherIngressIsNotBehindThePile) {
   EXPECT_FALSE(c.sighted());
 }
 
-}  // namespace
-}  // namespace arbsim::flow
-
-namespace arbsim::flow {
-namespace {
 
 // TLP turns (FidelityWatch::tlp_turns()): one link (edge 0) where a write of 1000 B TLPs
 // (each 130 ns on the link) runs beside a copy of `least_ns` least time, whose own TLPs take

@@ -237,23 +237,26 @@ std::vector<FidelityNote> System::cutoff_notes(double end_ns) const {
   return {n};
 }
 
-std::vector<FidelityNote> System::kernel_tie_notes() const {
+// Same-instant ties a queue served in an order the model does not define (same_instant_ties.h).
+std::vector<FidelityNote> System::tie_notes() const {
   std::vector<FidelityNote> notes;
-  for (const auto& g : gpus_) {
-    const GpuCompute::KernelTies& t = g->kernel_ties();
-    if (t.times == 0) continue;
+  const auto note = [&](const std::string& where, const char* what, const SameInstantTies& t) {
+    if (t.times() == 0) return;
     char when[96];
-    std::snprintf(when, sizeof when, " (first at %.3f us, %d time%s)", t.first_ns, t.times, t.times == 1 ? "" : "s");
-    FidelityNote n{g->label(), "kernels of several apps submitted at the same instant, one waiting for SMs",
-                   std::string("tie order not modelled: the GPU places them in the order the simulation ran their "
+    std::snprintf(when, sizeof when, " (first at %.3f us, %d time%s)", t.first_ns(), t.times(), t.times() == 1 ? "" : "s");
+    FidelityNote n{where, std::string(what),
+                   std::string("tie order not modelled: they are served in the order the simulation ran their "
                                "submitters, which the model does not define (swapping the apps' places in the config "
                                "can swap it); offset one's start by a picosecond to choose") + when,
                    {}};
-    for (int owner : t.owners)
-      if (owner >= 0) n.flows.push_back(static_cast<uint32_t>(owner / 4096));
-    n.flows.erase(std::unique(n.flows.begin(), n.flows.end()), n.flows.end());  // (owners ascend)
+    for (int owner : t.owners())
+      if (owner > 0) n.flows.push_back(static_cast<uint32_t>(owner));
     notes.push_back(std::move(n));
-  }
+  };
+  for (const auto& g : gpus_)
+    note(g->label(), "kernels of several apps submitted at the same instant, one waiting for SMs", g->kernel_ties());
+  if (batch_runtime_)
+    note("batch runtime", "batches of several apps issued at the same instant, one waiting for another", batch_runtime_->ties());
   return notes;
 }
 

@@ -41,9 +41,9 @@ class System : public FabricControl {
   // only to a share of a copy's time (Fabric::timing_accuracy(): the flow mode's 3 %), the
   // apps with a copy ending that near it, where whether it counts can differ between them.
   std::vector<FidelityNote> cutoff_notes(double end_ns) const;
-  // Kernels of several apps (or processes) submitted to a GPU at the same picosecond, one
-  // then waiting for SMs: an order the model does not define (GpuCompute::kernel_ties()).
-  std::vector<FidelityNote> kernel_tie_notes() const;
+  // Kernels of several apps submitted to a GPU, or batches issued to the batch runtime, at the
+  // same picosecond, one then waiting: an order the model does not define (same_instant_ties.h).
+  std::vector<FidelityNote> tie_notes() const;
   // [GPU ordinal] compute engine and state.
   const std::vector<std::unique_ptr<GpuCompute>>& gpus() const { return gpus_; }
   // [app, as the config lists them]

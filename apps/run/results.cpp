@@ -371,7 +371,7 @@ ordered_json collect_results_unwindowed(const System& p, const sc_core::sc_time&
   notes.insert(notes.end(), p.fabric().fidelity_notes().begin(), p.fabric().fidelity_notes().end());
   const std::vector<FidelityNote> cutoff = p.cutoff_notes(ns(end));
   notes.insert(notes.end(), cutoff.begin(), cutoff.end());
-  const std::vector<FidelityNote> ties = p.kernel_tie_notes();
+  const std::vector<FidelityNote> ties = p.tie_notes();
   notes.insert(notes.end(), ties.begin(), ties.end());
   for (const FidelityNote& n : notes) {
     ordered_json who = ordered_json::array();

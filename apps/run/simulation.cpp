@@ -224,7 +224,7 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   o.end = sc_core::sc_time_stamp();
   o.system->finish();
   warn_fidelity_notes(*o.system);  // the flow fabric's are complete only now
-  for (const FidelityNote& n : o.system->kernel_tie_notes())
+  for (const FidelityNote& n : o.system->tie_notes())
     log()->warn("{}: {}: {} (results.json fidelity_notes)", n.where, n.setting, n.effect);
   check_conservation(*o.system);
   o.results = collect_results(*o.system, o.end);

@@ -30,8 +30,10 @@ BatchRuntime::Handle BatchRuntime::batch_op_async(std::vector<BatchStreamOp> ops
   b->done = std::move(done);
   b->reserved = std::move(reserved);
   const Handle h = b->id;
+  const int owner = b->ops.empty() ? -1 : static_cast<int>(b->ops.front().flow_id);
   queue_.push_back(std::move(b));
   if (!running_) start_next();
+  ties_.submitted(sc_core::sc_time_stamp().value(), owner, !queue_.empty());  // (one waits)
   return h;
 }
 
@@ -155,7 +157,9 @@ void BatchRuntime::group_copied(int g) {
   for (int i : b.groups[g].members) {
     const double kernel = b.ops[i].kernel_ns;
     if (kernel > 0) {
-      driver_.gpu(b.ops[i].gpu).run_kernel(sc_time(kernel, SC_NS), [this, i] { stream_done(i); });
+      // The whole GPU, owned by the stream's app (GpuCompute::kernel_ties(); no share caps it).
+      driver_.gpu(b.ops[i].gpu).run_kernel_for(0, sc_time(kernel, SC_NS), static_cast<int>(b.ops[i].flow_id) * 4096,
+                                               [this, i] { stream_done(i); });
     } else {
       b.result.stream_end_ns[i] = now_ns() - b.result.start_ns;
       ++ended;

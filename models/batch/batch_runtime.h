@@ -7,6 +7,7 @@
 // synchronize, predict_batch_latency (batchOp = batch_op_async + synchronize).
 #pragma once
 #include <deque>
+#include "models/common/same_instant_ties.h"
 #include "models/common/progress_guard.h"
 #include <functional>
 #include <map>
@@ -44,6 +45,10 @@ class BatchRuntime : public sc_core::sc_module {
   // batchOpSynchronize for SystemC processes.
   void batch_op_synchronize(Handle h, std::function<void()> then);
   BatchTimeline predict_batch_latency(const std::vector<BatchStreamOp>& ops, BatchMethod method) const;
+  // Batches of several apps issued at the same picosecond, one waiting for another: they run
+  // in issue order, which the model does not define there (same_instant_ties.h; owners:
+  // the apps' flow ids).
+  const SameInstantTies& ties() const { return ties_; }
 
  private:
   // Streams merged on a shared engine (one group) copy one after another, then run their
@@ -85,6 +90,7 @@ class BatchRuntime : public sc_core::sc_module {
   std::multimap<double, std::pair<Handle, int>> starts_;  // ns -> (batch, group index)
   std::map<Handle, std::vector<std::function<void()>>> waiters_;
   Handle next_id_ = 1, completed_upto_ = 0;
+  SameInstantTies ties_;
   sc_core::sc_event start_event_;
   ProgressGuard guard_;
 };

@@ -10,7 +10,6 @@ void FidelityWatch::add(int id, const WatchFlow& f) {
   least_bytes_ = std::min(least_bytes_, f.bytes);
   most_peak_ = std::max(most_peak_, f.peak_bytes_per_ns);
   if (tlp_ns_) most_tlp_ns_ = std::max(most_tlp_ns_, longest_tlp_ns(f));
-  if (f.least_ns > 0) least_copy_ns_ = std::min(least_copy_ns_, f.least_ns);
   if (const auto ended = same_as_removed(f); ended != removed_.end()) return take_place(id, f, ended);
   Watched& w = flows_[id] = Watched{f, {}, false, {}, queues_beyond(f), 0, {}};
   count_held(f.held, +1);
@@ -52,18 +51,17 @@ void FidelityWatch::remove(int id, double now_ns) {
 // not: those are its own.
 std::vector<FidelityWatch::Removed>::iterator FidelityWatch::same_as_removed(const WatchFlow& f) {
   const auto empty_or = [](const std::vector<int>* p) { return p ? *p : std::vector<int>{}; };
-  const auto small = [](double bytes, double window) { return bytes * 0.03 <= window; };
   return std::find_if(removed_.begin(), removed_.end(), [&](const Removed& r) {
     const WatchFlow& e = r.flow;
-    if (r.had_tails || !f.shared_credit_loops.empty() || e.tc != f.tc || e.completions != f.completions || e.owner != f.owner ||
+    if (r.had_tails || !f.shared_credit_loops.empty() || !e.shared_credit_loops.empty() || e.tc != f.tc || e.completions != f.completions || e.owner != f.owner ||
         e.window != f.window || e.data_tlps != f.data_tlps || e.request_tlps != f.request_tlps ||
         e.request_burst_bytes != f.request_burst_bytes ||
         e.credit_loops != f.credit_loops || r.data_path != *f.data_path || r.request_path != empty_or(f.request_path))
       return false;
-    for (const auto& [window, n] : windows_)
-      if (small(e.bytes, window) != small(f.bytes, window)) return false;
+    // (No threshold between the two sizes' 3 %: the same side of every one, in a look-up.)
+    const auto between = windows_.lower_bound(std::min(e.bytes, f.bytes) * 0.03);
+    if (between != windows_.end() && between->first < std::max(e.bytes, f.bytes) * 0.03) return false;
     // (A copy that could be named for TLP turns: its least time against every TLP's.)
-    const auto short_copy = [&](const WatchFlow& x) { return x.least_ns * 0.03 < most_tlp_ns_; };
     return (!short_copy(e) && !short_copy(f)) || e.least_ns == f.least_ns;
   });
 }
@@ -190,7 +188,8 @@ void FidelityWatch::touch_held_on(const WatchFlow& f, int except) {
     if (!path) return;
     for (int e : *path)
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-        if (c.id != except && (!c.watched->flow.held.empty() || c.watched->flow.window > 0)) mark(c.id, *c.watched);
+        if (c.id != except && (!c.watched->flow.held.empty() || c.watched->flow.window > 0 || short_copy(c.watched->flow)))
+          mark(c.id, *c.watched);
   };
   walk(f.data_path);
   walk(f.request_path);
@@ -250,6 +249,8 @@ void FidelityWatch::examine(int id, Watched& w) {
       if (!tie || w.backlog) holding_back(id, w.flow, request, static_cast<std::size_t>(at - path->begin()), tie, found);
     }
   if (w.flow.window > 0) burst(id, w.flow, found);
+  if (w.started_ns < 0) w.started_ns = now_;  // (its first look: the instant it starts)
+  if (now_ <= w.started_ns + w.flow.request_burst_ns) request_burst(id, w.flow, found);
   if (w.flow.window_bound) tag_queueing(w.flow, found);
   credit_limited(id, w.flow, found);
   shared_credit_limited(id, w.flow, found);
@@ -416,12 +417,12 @@ void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) c
     }
     if (std::find(f.held.begin(), f.held.end(), e) != f.held.end()) break;
   }
-  request_burst(id, f, out);
 }
 
-// Its requests' window leaves at once too, and goes ahead of a sharer as a whole where the
-// link's VC arbiter is strict and their VC outranks the sharer's, or where the sharer's TLPs
-// join theirs in one ingress queue (same VC, same link in) behind them; elsewhere the two
+// Its requests' window leaves at once at its start (looked at while it leaves, request_burst_ns:
+// a sharer starting later meets MRds going out one per returned tag), and goes ahead of a
+// sharer as a whole where their VC outranks the sharer's (burst_ahead()), or where the
+// sharer's TLPs join theirs in one ingress queue (same VC, same link in) behind them; elsewhere the two
 // take turns and the sharer waits one MRd per TLP (a GPU's own engines at its egress: a
 // 4 KiB write beside a 64 KiB read 2.5 % slower). On each saturated link of its request path
 // up to where it is held, a sharer it goes ahead of, of under 33 bursts' bytes, then waits
@@ -448,8 +449,14 @@ bool FidelityWatch::burst_ahead(const WatchFlow& f, std::size_t k, const Crossin
   const int mine = vc_of_(e, f.tc), theirs = vc_of_(e, g.tc);
   // The burst stays one where it left its requester, or arrives no slower than it leaves.
   const auto mrd = [this](int edge) { return tlp_ns_ ? tlp_ns_(edge, TlpKind::Request, 0) : 0.0; };
-  if (edges_[static_cast<std::size_t>(e)].vc.kind == ShareKind::Strict && mine > theirs)
-    return k == 0 || mrd(path[k - 1]) <= mrd(e);
+  // Ahead by its VC: under strict priority above the sharer's, or under weighted round robin
+  // with more of the turns (a re-trial: weights 1:16 for the read's VC, the write 34 % slower
+  // in the packet model, unnamed; 1:2, 9 %; 2:1, as the fluid).
+  const SharePolicy& vcs = edges_[static_cast<std::size_t>(e)].vc;
+  const auto weight = [&](int vc) { return static_cast<std::size_t>(vc) < vcs.weights.size() ? vcs.weights[static_cast<std::size_t>(vc)] : 0.0; };
+  const bool outranks = (vcs.kind == ShareKind::Strict && mine > theirs) ||
+                        (vcs.kind == ShareKind::Weighted && weight(mine) > weight(theirs));
+  if (outranks) return k == 0 || mrd(path[k - 1]) <= mrd(e);
   // In one ingress queue it is a pile only where it arrives faster than it leaves (an equal
   // link before this one hands on what its own turns interleaved).
   if (mine != theirs || k == 0 || c.pos == 0 || !(mrd(path[k - 1]) < mrd(e))) return false;
@@ -478,30 +485,35 @@ double FidelityWatch::longest_tlp_ns(const WatchFlow& f) const {
 // least_ns), the copy's latency can move by that much (a user trial: 256 B writes beside
 // 1000 B ones up a store-and-forward switch's Gen3 x8 uplink, p50 287 ns in the packet model
 // against the fluid's 326, unnamed). Named for the short copy alone: its sharers, many TLPs
-// long, do not move by it. Checked both ways, so that whichever starts second finds it: f as
-// the short copy against the flows on its links, and f as the sharer against the short
-// copies on its links.
+// long, do not move by it. The cause lives with the short copy, which a sharer's start or end
+// on its links marks for a look again (touch_held_on()), so it holds while both run.
 void FidelityWatch::tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const {
-  if (!tlp_ns_ || least_copy_ns_ * 0.03 >= most_tlp_ns_) return;  // no copy of the run is short
-  const bool short_copy = f.least_ns > 0 && f.least_ns * 0.03 < most_tlp_ns_;
-  if (!short_copy && least_copy_ns_ * 0.03 >= longest_tlp_ns(f)) return;
+  if (!short_copy(f)) return;
   for (const bool request : {false, true}) {
     const std::vector<int>* path = request ? f.request_path : f.data_path;
     if (!path) continue;
     for (int e : *path) {
-      const double mine = tlp_ns(e, f, request);
-      bool named = false;  // (f, at e: once)
-      for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) {
-        if (c.id == id) continue;
-        const WatchFlow& g = c.watched->flow;
-        if (short_copy && !named && tlp_ns(e, g, c.request) >= 0.03 * f.least_ns) {
+      double turns = 0;  // one TLP of each sharer there: a turn each before the copy's (a re-trial:
+                         // three 256 B copies beside it, 9.85 ns each, 9.6 % apart)
+      for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
+        if (c.id != id && (turns += tlp_ns(e, c.watched->flow, c.request)) >= 0.03 * f.least_ns) {
           out.push_back({{Unrepresented::TlpTurns, e, e}, id});
-          named = true;
+          break;  // (once per link)
         }
-        if (g.least_ns > 0 && mine >= 0.03 * g.least_ns) out.push_back({{Unrepresented::TlpTurns, e, e}, c.id});
-      }
     }
   }
+}
+
+// Whether f could be named for TLP turns: its least time under 33 times the longest TLP any
+// watched flow sends (a bound that only loosens as flows come), times its sharers on its
+// busiest link.
+bool FidelityWatch::short_copy(const WatchFlow& f) const {
+  if (!tlp_ns_ || !(f.least_ns > 0)) return false;
+  std::size_t sharers = 0;
+  for (const std::vector<int>* path : {f.data_path, f.request_path})
+    if (path)
+      for (int e : *path) sharers = std::max(sharers, by_edge_[static_cast<std::size_t>(e)].size());
+  return f.least_ns * 0.03 < most_tlp_ns_ * static_cast<double>(std::max<std::size_t>(sharers, 2) - 1);
 }
 
 // A read held to its tag window's pace: on each saturated link of its paths (some flow held
@@ -573,8 +585,7 @@ bool FidelityWatch::tied(const WatchFlow& f) {
 // data path, in fewer TLPs than that.
 bool FidelityWatch::queued_behind(const WatchFlow& f, double buffered, const WatchFlow& g, bool request) {
   const double backlog = std::min(buffered, f.data_tlps);
-  const double per_tlp = request ? g.request_tlp_bytes : g.data_tlp_bytes;
-  return per_tlp > 0 && std::ceil(g.bytes / per_tlp) < backlog;
+  return (request ? g.request_tlp_bytes : g.data_tlp_bytes) > 0 && tlps(g, request) < backlog;
 }
 
 bool FidelityWatch::held_on(const WatchFlow& f, int edge) {

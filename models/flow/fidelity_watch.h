@@ -26,8 +26,8 @@
 //   tags x MRRS bytes ahead of the fluid's share on each link it shares (a sharer of under
 //   33 windows' bytes sees it: 3 % or more of its time; a read of under 33 windows gains
 //   as much); its requests burst the same way on its request path: a window of MRds queued
-//   at once, which a short copy they go ahead of (a lower VC under strict VC priority, or
-//   the same ingress queue) waits out (a user trial: a GPU's 4 KiB write behind its own
+//   at once, which a short copy they go ahead of (a lower VC under strict VC priority, fewer
+//   turns under weighted round robin, or the same ingress queue) waits out while they leave (a user trial: a GPU's 4 KiB write behind its own
 //   64 KiB read's 128 MRds under strict VC priority on a Gen3 x16 link, p99 714 ns in the
 //   packet model against the fluid's 512, with no note until 2026-11-26);
 // - a short copy in the very queue a held flow backs up (the same port, VC and egress): it
@@ -128,6 +128,7 @@ struct WatchFlow {
   // A read's first tag window of requests (MRds), which leave at once at its start: their wire
   // bytes on its request path's first link (0 for a write).
   double request_burst_bytes = 0;
+  double request_burst_ns = 0;  // how long that burst takes to leave its slowest link
   // Its least time in the fabric: its first TLP's latency and its bytes at its peak (0: not
   // known, never named for TLP turns).
   double least_ns = 0;
@@ -235,6 +236,7 @@ class FidelityWatch {
     // It took an ended copy's place with that one's holds (add()): its first set_held()
     // counts no backlog from before, as for a copy that starts with none.
     bool took_place = false;
+    double started_ns = -1;  // its first look's time (examine()): the instant it starts
   };
   // A copy removed at this instant, its effects on the others not yet applied (look()).
   struct Removed {
@@ -273,6 +275,7 @@ class FidelityWatch {
   double tlp_ns(int edge, const WatchFlow& f, bool request) const;
   double longest_tlp_ns(const WatchFlow& f) const;
   void tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const;
+  bool short_copy(const WatchFlow& f) const;
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);
   void shared_credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   static int credit_class(const WatchFlow& f, bool request) { return request ? 1 : f.completions ? 2 : 0; }
@@ -328,9 +331,9 @@ class FidelityWatch {
   // (edge, credit class, VC) -> (end, TLPs) of the copies with a shared credit loop there that
   // ended within its round trip (shared_credit_limited()), oldest first.
   std::map<std::tuple<int, int, int>, std::deque<std::pair<double, double>>> recent_;
-  // The longest TLP time any watched flow has on its paths, and the least time of any: a
-  // bound that tells most examinations no copy can be named for TLP turns (tlp_turns()).
-  double most_tlp_ns_ = 0, least_copy_ns_ = kUnbounded;
+  // The longest TLP time any watched flow has on its paths: a bound that tells most
+  // examinations their copy cannot be named for TLP turns (short_copy()).
+  double most_tlp_ns_ = 0;
   std::map<double, int> windows_;  // the read windows of the flows watched (burst thresholds), counted
   uint64_t examined_ = 0;
   double now_ = 0;

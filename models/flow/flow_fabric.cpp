@@ -117,7 +117,12 @@ void FlowFabric::start(Copy c) {
     if (!moved.plan.data_path.empty()) w.completer_bytes_per_ns = net_.edge(moved.plan.data_path.front()).bytes_per_ns;
     w.data_tlp_bytes = flow::data_tlp_bytes(params_, moved.copy.spec.read);
     w.request_tlp_bytes = moved.copy.spec.read ? params_.mrrs : 0;
-    w.request_burst_bytes = request_burst_bytes(moved, w.request_tlps);
+    const double burst = burst_requests(moved, w.request_tlps);
+    if (burst > 0) {
+      w.request_burst_bytes = burst * net_.edge(moved.plan.request_path.front()).overhead[static_cast<int>(TlpType::MRd)];
+      for (int e : moved.plan.request_path)
+        w.request_burst_ns = std::max(w.request_burst_ns, burst * net_.edge(e).serialize_ns(TlpType::MRd, 0));
+    }
     w.least_ns = moved.plan.latency_ns + static_cast<double>(moved.copy.spec.bytes) / w.peak_bytes_per_ns;
     watch_.add(id, w);
   }
@@ -274,13 +279,12 @@ double FlowFabric::completer_delay_ns(const Moving& m) const {
   return window * (1 - arrive_ns / serve_ns) / completer;
 }
 
-// A read's first window of MRds leaves its requester at once (as many as its tags, or its
-// requests, let it): their wire bytes on its request path's first link (fidelity_watch.h).
-double FlowFabric::request_burst_bytes(const Moving& m, double window_tlps) const {
+// A read's first window of MRds leaves its requester at once: as many as its tags, or its
+// requests, let it (fidelity_watch.h: their wire bytes and how long its slowest link takes).
+double FlowFabric::burst_requests(const Moving& m, double window_tlps) const {
   const flow::TransferSpec& s = m.copy.spec;
   if (!s.read || m.plan.request_path.empty()) return 0.0;
-  const double requests = std::min(window_tlps, static_cast<double>(flow::request_tlps(params_, true, s.bytes)));
-  return requests * net_.edge(m.plan.request_path.front()).overhead[static_cast<int>(TlpType::MRd)];
+  return std::min(window_tlps, static_cast<double>(flow::request_tlps(params_, true, s.bytes)));
 }
 
 double FlowFabric::peak_bytes_per_ns(const Moving& m) const {

@@ -103,7 +103,7 @@ class FlowFabric : public sc_core::sc_module {
   double release_lag_ns(const Moving& m, double rate) const;
   double completer_delay_ns(const Moving& m) const;
   double peak_bytes_per_ns(const Moving& m) const;
-  double request_burst_bytes(const Moving& m, double window_tlps) const;
+  double burst_requests(const Moving& m, double window_tlps) const;
   void schedule();
   // SC_METHOD, a delta cycle after starts and ends (and called after a remap): the rates
   // are recomputed once for all of them (flow_scheduler.h), the fidelity watch looks, the

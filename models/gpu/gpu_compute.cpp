@@ -29,32 +29,19 @@ void GpuCompute::run_kernel(sc_core::sc_time duration, std::function<void()> don
 }
 
 void GpuCompute::run_kernel(int64_t blocks, sc_core::sc_time block, int owner, std::function<void()> done) {
-  done_[sm_.submit(sc_core::sc_time_stamp().value(), KernelShape{blocks, block.value(), owner})] = std::move(done);
-  note_ties(owner);
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const int id = sm_.submit(now, KernelShape{blocks, block.value(), owner});
+  done_[id] = std::move(done);
+  // A tie where a kernel of this instant waits for SMs (one held back by its own share with
+  // SMs free is not one); owners are apps (app x 4096 + process; -1: none).
+  if (now != submit_ps_) submitted_.clear();
+  submit_ps_ = now;
+  submitted_.push_back(id);
+  const bool waits = std::any_of(submitted_.begin(), submitted_.end(), [&](int k) { return sm_.waiting(k); });
+  ties_.submitted(now, owner < 0 ? -1 : owner / 4096, waits);
   computing_ = sm_.resident_kernels() > 0;
   update_state();
   wake();
-}
-
-// A second owner's kernel at the same picosecond, with blocks left waiting: a tie whose
-// order the model does not define (gpu_compute.h, kernel_ties()); once per instant.
-void GpuCompute::note_ties(int owner) {
-  const uint64_t now = sc_core::sc_time_stamp().value();
-  if (now != submit_ps_) {
-    submit_ps_ = now;
-    submitters_.clear();
-  }
-  submitters_.push_back(owner);
-  // (One app's processes, owners app x 4096 + process, go in the order it issues them: its
-  // own, modelled; -1 is no app's.)
-  const auto app = [](int o) { return o < 0 ? -1 : o / 4096; };
-  const bool several = std::any_of(submitters_.begin(), submitters_.end(), [&](int o) { return app(o) != app(owner); });
-  if (!several || !sm_.blocks_waiting()) return;
-  if (tie_ps_ != now && ties_.times++ == 0) ties_.first_ns = static_cast<double>(now) / 1000.0;
-  tie_ps_ = now;
-  for (int o : submitters_)
-    if (!std::binary_search(ties_.owners.begin(), ties_.owners.end(), o))
-      ties_.owners.insert(std::upper_bound(ties_.owners.begin(), ties_.owners.end(), o), o);
 }
 
 void GpuCompute::run_kernel_for(int64_t blocks, sc_core::sc_time alone, int owner, std::function<void()> done) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 #include <systemc>
+#include "models/common/same_instant_ties.h"
 #include "models/gpu/sm_scheduler.h"
 
 namespace arbsim {
@@ -58,17 +59,10 @@ class GpuCompute : public sc_core::sc_module {
   double state_ns(GpuState s) const { return state_ps_[static_cast<int>(s)] / 1000.0; }
   double copy_any_ns() const { return copy_any_ps_ / 1000.0; }  // a copy in progress, kernel or not
   uint64_t kernels_run() const { return kernels_run_; }
-  // Kernels of several apps submitted at the same picosecond, one of them then waiting
-  // for SMs: which goes first is the order the simulation kernel ran their submitters in,
-  // which the model does not define (a user trial: two periodic apps released together met
-  // and missed deadlines the other way round when their places in the config were
-  // swapped). Recorded for results.json's fidelity_notes (System::kernel_tie_notes()).
-  struct KernelTies {
-    double first_ns = 0;
-    int times = 0;
-    std::vector<int> owners;  // ascending (-1: a kernel given as a duration, no owner)
-  };
-  const KernelTies& kernel_ties() const { return ties_; }
+  // Kernels of several apps submitted at the same picosecond, one of them then waiting for
+  // SMs (same_instant_ties.h): owners are apps' flow ids; one app's own processes go in the
+  // order it issues them, modelled.
+  const SameInstantTies& kernel_ties() const { return ties_; }
   sc_core::sc_time last_activity() const { return last_activity_; }
   void trace(sc_core::sc_trace_file* tf);
 
@@ -90,10 +84,9 @@ class GpuCompute : public sc_core::sc_module {
   double copy_any_ps_ = 0;
   bool copying_ = false;  // copies_active_ > 0 since since_
   uint64_t kernels_run_ = 0;
-  void note_ties(int owner);
-  uint64_t submit_ps_ = UINT64_MAX, tie_ps_ = UINT64_MAX;
-  std::vector<int> submitters_;  // owners submitting at submit_ps_
-  KernelTies ties_;
+  SameInstantTies ties_;
+  uint64_t submit_ps_ = UINT64_MAX;
+  std::vector<int> submitted_;  // kernels submitted at submit_ps_
   sc_core::sc_event kernel_event_;
   ProgressGuard guard_;
 };

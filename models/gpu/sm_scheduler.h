@@ -66,7 +66,11 @@ class SmScheduler {
   uint64_t next_event_ps() const;
 
   int free_slots() const { return free_; }
-  bool blocks_waiting() const { return !queue_.empty(); }  // some kernel waits for slots
+  // Whether kernel `id` (submitted, perhaps complete) has blocks waiting for slots.
+  bool waiting(int id) const {
+    const auto it = kernels_.find(id);
+    return it != kernels_.end() && it->second.waiting > 0;
+  }
   int resident_kernels() const { return resident_kernels_; }
 
  private:

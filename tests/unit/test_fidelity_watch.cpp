@@ -287,7 +287,10 @@ struct BurstCase {
   bool sighted() {
     const std::vector<int> requests{0, 1}, completions{2};
     FidelityWatch watch(std::vector<EdgeArbitration>(4), [](int, int) { return 0; });
-    watch.set_tlp_time([this](int edge, TlpKind, double) { return mrd_ns[static_cast<std::size_t>(edge)]; });
+    // (Edges without a time here, the completions' 2 and an unused 3: 1 ns.)
+    watch.set_tlp_time([this](int edge, TlpKind, double) {
+      return static_cast<std::size_t>(edge) < mrd_ns.size() ? mrd_ns[static_cast<std::size_t>(edge)] : 1.0;
+    });
     WatchFlow read;
     read.data_path = &completions;
     read.request_path = &requests;
@@ -360,6 +363,27 @@ std::vector<uint32_t> named_for_turns(double least_ns, bool short_copy_first) {
 TEST(TlpTurns, AShortCopyBesideLongerTlpsIsNamedAlone) {
   EXPECT_EQ(named_for_turns(300, true), std::vector<uint32_t>{2});
   EXPECT_EQ(named_for_turns(300, false), std::vector<uint32_t>{2});
+}
+
+// Several sharers' TLPs add up: a turn of each before the copy's. Three 35 ns TLPs beside a
+// copy of 3,000 ns least time: one is 1.2 % of it, the three 3.5 %.
+TEST(TlpTurns, SeveralSharersTurnsAddUp) {
+  const std::vector<int> path{0};
+  FidelityWatch watch(std::vector<EdgeArbitration>(1), [](int, int) { return 0; });
+  watch.set_tlp_time([](int, TlpKind, double) { return 35.0; });
+  for (int k = 1; k <= 4; ++k) {
+    WatchFlow f;
+    f.data_path = &path;
+    f.owner = static_cast<uint32_t>(k);
+    f.bytes = 256;
+    f.data_tlp_bytes = 256;
+    f.least_ns = k == 4 ? 3000 : 1e6;
+    watch.add(k, f);
+  }
+  watch.look(0);
+  const auto it = watch.sightings().find({Unrepresented::TlpTurns, 0, 0});
+  ASSERT_NE(it, watch.sightings().end());
+  EXPECT_EQ(it->second.owners, std::vector<uint32_t>{4});
 }
 
 // not a copy whose least time is over 33 of the sharer's TLPs.

@@ -79,10 +79,7 @@ void App::run_job(const GpuJob& j, int owner, std::function<void()> done, int st
   auto then = [this, job, owner, done](int next) { return [=] { run_job(*job, owner, done, next); }; };
   if (step == 0 && j.h2d_bytes > 0) return copy(CopyDir::H2D, j.h2d_bytes, then(1));
   if (step <= 1 && j.kernel_ns > 0) {
-    // A job without a copy in starts here (first_issue_ns read 0 for it); one with a copy in
-    // started at that copy (after a warm-up, a kernel whose copy-in came before W is not the
-    // first issue: docs/results.md).
-    if (j.h2d_bytes == 0) note_issue();
+    note_kernel(j);
     return driver_.gpu(setup_.gpu).run_kernel_for(j.blocks, ns(j.kernel_ns), owner, then(2));
   }
   if (step <= 2 && j.d2h_bytes > 0) return copy(CopyDir::D2H, j.d2h_bytes, then(3));

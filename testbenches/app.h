@@ -108,6 +108,12 @@ class App : public sc_core::sc_module {
     if (!stats_.issued_any) stats_.first_issue = now;
     stats_.issued_any = true;
   }
+  // A job's kernel starts now: the first issue for a job without a copy in (first_issue_ns
+  // read 0 for it); one with a copy in started at that copy (after a warm-up, a kernel whose
+  // copy-in came before W is not the first issue: docs/results.md).
+  void note_kernel(const GpuJob& j) {
+    if (j.h2d_bytes == 0) note_issue();
+  }
   static sc_core::sc_time ns(double v) { return sc_core::sc_time(v * 1000.0, sc_core::SC_PS); }
 
   const AppSetup setup_;

@@ -37,7 +37,7 @@ void SpmdApp::on_wake() {
 
 // The kernel of process `owner`: alone on the GPU it takes kernel_ns (T_comp).
 void SpmdApp::kernel(int owner, std::function<void()> then) {
-  if (p_.h2d_bytes == 0) note_issue();  // a process without a copy in starts here (first_issue_ns read 0.0 for it)
+  note_kernel(p_);
   driver_.gpu(setup_.gpu).run_kernel_for(p_.blocks, ns(p_.kernel_ns), owner, std::move(then));
 }
 

@@ -171,3 +171,15 @@ TEST(Spmd, AfterAWarmUpProcessesBegunInTheWindowCount) {
   const double copy_out_1 = 20e3 + (p.data_in + p.comp + p.data_out + 30e3) + p.data_in + p.comp;
   EXPECT_NEAR(app(o, "p")["first_issue_ns"].get<double>(), copy_out_1, 0.002 * copy_out_1);
 }
+
+// With streams the context issues every process's operations at the start: each process's
+// first copy-in is released at 0 (its engine then runs them in turn), so after a warm-up of
+// 1 us no process counts, and of the copies only the copy-outs, issued when each kernel
+// ends, are in the window: the first at T_in + T_comp (process 0's; PS-2).
+TEST(Spmd, WithStreamsProcessesIssuedBeforeTheWarmUpDoNotCount) {
+  SimOutcome o = run_yaml(spmd("kernel_ns: 100us, sharing: streams, order: ps2") + "sim: {warmup_ns: 1us}\n");
+  const gpu_sharing::Phases p = phases(1e5);
+  EXPECT_EQ(app(o, "p")["iterations"].get<int>(), 0);
+  EXPECT_EQ(app(o, "p")["transfers"].get<int>(), 4);  // the four processes' copy-outs
+  EXPECT_NEAR(app(o, "p")["first_issue_ns"].get<double>(), p.data_in + p.comp, 0.002 * (p.data_in + p.comp));
+}

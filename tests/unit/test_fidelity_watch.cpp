@@ -284,9 +284,12 @@ TEST(WatchRemap, ACopyStartingAtTheRemapCounts) {
 struct BurstCase {
   std::vector<double> mrd_ns{1.5, 12};
   std::vector<int> write_path{0, 1};
+  bool strict = false;  // edge 1's VC arbiter strict, the read (TC 1) in VC 1 above the write's VC 0
   bool sighted() {
     const std::vector<int> requests{0, 1}, completions{2};
-    FidelityWatch watch(std::vector<EdgeArbitration>(4), [](int, int) { return 0; });
+    std::vector<EdgeArbitration> edges(4);
+    if (strict) edges[1].vc.kind = ShareKind::Strict;
+    FidelityWatch watch(edges, [](int, int tc) { return tc; });
     // (Edges without a time here, the completions' 2 and an unused 3: 1 ns.)
     watch.set_tlp_time([this](int edge, TlpKind, double) {
       return static_cast<std::size_t>(edge) < mrd_ns.size() ? mrd_ns[static_cast<std::size_t>(edge)] : 1.0;
@@ -299,6 +302,8 @@ struct BurstCase {
     read.bytes = 64 * 1024;
     read.window = 128 * 512;
     read.request_burst_bytes = 128 * 24;
+    read.request_burst_ns = 128 * 12;
+    read.tc = strict ? 1 : 0;
     WatchFlow write;
     write.data_path = &write_path;
     write.held = {1};
@@ -326,6 +331,26 @@ TEST(RequestBurst, AWriteFromAnotherIngressIsNotBehindThePile) {
   BurstCase c;
   c.write_path = {3, 1};
   c.mrd_ns = {1.5, 12, 1, 1.5};
+  EXPECT_FALSE(c.sighted());
+}
+
+// Under strict VC priority the MRds go ahead of a lower VC's write from another ingress too,
+// where they arrive no slower than edge 1 sends them (1.5 ns each on both links)...
+TEST(RequestBurst, AheadOfALowerVcBeyondTheRequester) {
+  BurstCase c;
+  c.write_path = {3, 1};
+  c.mrd_ns = {1.5, 1.5, 1, 1.5};
+  c.strict = true;
+  EXPECT_TRUE(c.sighted());
+}
+
+// ... not where the link before is slower (12 ns an MRd into 1.5 ns out): they come one at a
+// time, and the write takes its turns between them.
+TEST(RequestBurst, NotAheadWhereTheyArriveSlowerThanTheyLeave) {
+  BurstCase c;
+  c.write_path = {3, 1};
+  c.mrd_ns = {12, 1.5, 1, 1.5};
+  c.strict = true;
   EXPECT_FALSE(c.sighted());
 }
 

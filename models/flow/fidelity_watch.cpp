@@ -496,7 +496,7 @@ void FidelityWatch::tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& ou
       double turns = 0;  // one TLP of each sharer there: a turn each before the copy's (a re-trial:
                          // three 256 B copies beside it, 9.85 ns each, 9.6 % apart)
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-        if (c.id != id && (turns += tlp_ns(e, c.watched->flow, c.request)) >= 0.03 * f.least_ns) {
+        if (c.id != id && (turns += tlp_ns(e, c.watched->flow, c.request)) >= turns_bound(f)) {
           out.push_back({{Unrepresented::TlpTurns, e, e}, id});
           break;  // (once per link)
         }
@@ -504,16 +504,26 @@ void FidelityWatch::tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& ou
   }
 }
 
-// Whether f could be named for TLP turns: its least time under 33 times the longest TLP any
-// watched flow sends (a bound that only loosens as flows come), times its sharers on its
-// busiest link.
+// The sharers' turn (one TLP of each) that moves copy f by 3 %: a turn T can delay it by T,
+// and its time is at least its least time, or with sharers that always have a TLP waiting,
+// its n TLPs each behind a turn: T >= 0.03 (least + n T), T >= 0.03 least / (1 - 0.03 n).
+// A copy of 34 TLPs or more is never moved 3 % by one turn (by least time alone, 64 KiB
+// copies beside 31 others at a root port could be named).
+double FidelityWatch::turns_bound(const WatchFlow& f) {
+  const double left = 1 - 0.03 * tlps(f, false);
+  return left > 0 && f.least_ns > 0 ? 0.03 * f.least_ns / left : kUnbounded;
+}
+
+// Whether f could be named for TLP turns: its bound under the longest TLP any watched flow
+// sends (a bound that only loosens as flows come) times its sharers on its busiest link.
 bool FidelityWatch::short_copy(const WatchFlow& f) const {
-  if (!tlp_ns_ || !(f.least_ns > 0)) return false;
+  const double bound = turns_bound(f);
+  if (!tlp_ns_ || bound == kUnbounded) return false;
   std::size_t sharers = 0;
   for (const std::vector<int>* path : {f.data_path, f.request_path})
     if (path)
       for (int e : *path) sharers = std::max(sharers, by_edge_[static_cast<std::size_t>(e)].size());
-  return f.least_ns * 0.03 < most_tlp_ns_ * static_cast<double>(std::max<std::size_t>(sharers, 2) - 1);
+  return bound < most_tlp_ns_ * static_cast<double>(std::max<std::size_t>(sharers, 2) - 1);
 }
 
 // A read held to its tag window's pace: on each saturated link of its paths (some flow held

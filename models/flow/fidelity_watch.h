@@ -276,6 +276,7 @@ class FidelityWatch {
   double longest_tlp_ns(const WatchFlow& f) const;
   void tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   bool short_copy(const WatchFlow& f) const;
+  static double turns_bound(const WatchFlow& f);
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);
   void shared_credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   static int credit_class(const WatchFlow& f, bool request) { return request ? 1 : f.completions ? 2 : 0; }

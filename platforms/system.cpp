@@ -112,7 +112,7 @@ void System::make_apps() {
     } else if (const auto* t = std::get_if<PeriodicParams>(&a.params)) {
       setup.host_rc = t->host_rc;
       apps_.push_back(std::make_unique<PeriodicApp>(name.c_str(), setup, *t, *driver_, a.name,
-                                                    static_cast<int>(setup.flow_id) * 4096, share_loop()));
+                                                    kernel_owner(setup.flow_id), share_loop()));
     } else if (const auto* m = std::get_if<SpmdParams>(&a.params)) {
       setup.host_rc = m->host_rc;
       apps_.push_back(std::make_unique<SpmdApp>(name.c_str(), setup, *m, *driver_));

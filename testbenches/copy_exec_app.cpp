@@ -16,7 +16,7 @@ void CopyExecApp::iterate() {
 void CopyExecApp::after_copy_in() {
   if (p_.kernel_ns <= 0) return copy_out();
   // The whole GPU (no grid), owned by the app for kernel_ties() (no SM share caps it).
-  driver_.gpu(setup_.gpu).run_kernel_for(0, ns(p_.kernel_ns), static_cast<int>(setup_.flow_id) * 4096, [this] { copy_out(); });
+  driver_.gpu(setup_.gpu).run_kernel_for(0, ns(p_.kernel_ns), kernel_owner(setup_.flow_id), [this] { copy_out(); });
 }
 
 void CopyExecApp::copy_out() {

@@ -45,7 +45,7 @@ class SpmdApp : public App {
   void kernel(int owner, std::function<void()> then);
   void begins(int i);  // process i's first operation starts now
   void process_done(int i);
-  int owner(int process) const { return static_cast<int>(setup_.flow_id) * 4096 + process; }
+  int owner(int process) const { return kernel_owner(setup_.flow_id, process); }
 
   const SpmdParams p_;
   std::unique_ptr<WorkQueue> queue_;

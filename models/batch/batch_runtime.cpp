@@ -158,7 +158,7 @@ void BatchRuntime::group_copied(int g) {
     const double kernel = b.ops[i].kernel_ns;
     if (kernel > 0) {
       // The whole GPU, owned by the stream's app (GpuCompute::kernel_ties(); no share caps it).
-      driver_.gpu(b.ops[i].gpu).run_kernel_for(0, sc_time(kernel, SC_NS), static_cast<int>(b.ops[i].flow_id) * 4096,
+      driver_.gpu(b.ops[i].gpu).run_kernel_for(0, sc_time(kernel, SC_NS), kernel_owner(b.ops[i].flow_id),
                                                [this, i] { stream_done(i); });
     } else {
       b.result.stream_end_ns[i] = now_ns() - b.result.start_ns;

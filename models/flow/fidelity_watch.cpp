@@ -339,7 +339,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
   for (std::size_t j = at; j-- > 0;) {
     const int in = path[j], next = path[j + 1];
     const EdgeArbitration& e = edges_[static_cast<std::size_t>(in)];
-    const std::size_t cls = request ? 1 : f.completions ? 2 : 0;  // non-posted, completion, posted
+    const auto cls = static_cast<std::size_t>(credit_class(f, request));
     // Its TLPs fill the receiver's credits of their class only where it can have as many in
     // flight (arbitrated_rates.cpp, back_up(): the same rule).
     const bool credits = e.buffered[cls] < EdgeArbitration::kNoLimit &&
@@ -448,7 +448,7 @@ bool FidelityWatch::burst_ahead(const WatchFlow& f, std::size_t k, const Crossin
   const WatchFlow& g = c.watched->flow;
   const int mine = vc_of_(e, f.tc), theirs = vc_of_(e, g.tc);
   // The burst stays one where it left its requester, or arrives no slower than it leaves.
-  const auto mrd = [this](int edge) { return tlp_ns_ ? tlp_ns_(edge, TlpKind::Request, 0) : 0.0; };
+  const auto mrd = [&](int edge) { return tlp_ns_ ? tlp_ns(edge, f, true) : 0.0; };
   // Ahead by its VC: under strict priority above the sharer's, or under weighted round robin
   // with more of the turns (a re-trial: weights 1:16 for the read's VC, the write 34 % slower
   // in the packet model, unnamed; 1:2, 9 %; 2:1, as the fluid).
@@ -481,14 +481,15 @@ double FidelityWatch::longest_tlp_ns(const WatchFlow& f) const {
 // A copy of a few TLPs beside another flow's TLPs on a link: the packet model's arbiters
 // turn whole TLPs, so the copy waits for a sharer's TLP on the wire, or slips between its
 // TLPs, up to about one TLP's time at a turn, where the fluid shares the link by the byte.
-// Where one sharer's TLP there takes 3 % or more of the copy's least time (WatchFlow::
-// least_ns), the copy's latency can move by that much (a user trial: 256 B writes beside
+// Where one TLP of each sharer there (a turn) can move the copy's time by 3 % or more
+// (turns_bound()), its latency can move by that much (a user trial: 256 B writes beside
 // 1000 B ones up a store-and-forward switch's Gen3 x8 uplink, p50 287 ns in the packet model
 // against the fluid's 326, unnamed). Named for the short copy alone: its sharers, many TLPs
 // long, do not move by it. The cause lives with the short copy, which a sharer's start or end
 // on its links marks for a look again (touch_held_on()), so it holds while both run.
 void FidelityWatch::tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const {
   if (!short_copy(f)) return;
+  const double bound = turns_bound(f);
   for (const bool request : {false, true}) {
     const std::vector<int>* path = request ? f.request_path : f.data_path;
     if (!path) continue;
@@ -496,7 +497,7 @@ void FidelityWatch::tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& ou
       double turns = 0;  // one TLP of each sharer there: a turn each before the copy's (a re-trial:
                          // three 256 B copies beside it, 9.85 ns each, 9.6 % apart)
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-        if (c.id != id && (turns += tlp_ns(e, c.watched->flow, c.request)) >= turns_bound(f)) {
+        if (c.id != id && (turns += tlp_ns(e, c.watched->flow, c.request)) >= bound) {
           out.push_back({{Unrepresented::TlpTurns, e, e}, id});
           break;  // (once per link)
         }

@@ -279,6 +279,7 @@ class FidelityWatch {
   static double turns_bound(const WatchFlow& f);
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);
   void shared_credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out) const;
+  // As EdgeArbitration::buffered: posted (a write), non-posted (MRds), completion (a read's data).
   static int credit_class(const WatchFlow& f, bool request) { return request ? 1 : f.completions ? 2 : 0; }
   static double tlps(const WatchFlow& f, bool request);
   void tag_queueing(const WatchFlow& f, std::vector<Cause>& out) const;

@@ -33,12 +33,12 @@ void GpuCompute::run_kernel(int64_t blocks, sc_core::sc_time block, int owner, s
   const int id = sm_.submit(now, KernelShape{blocks, block.value(), owner});
   done_[id] = std::move(done);
   // A tie where a kernel of this instant waits for SMs (one held back by its own share with
-  // SMs free is not one); owners are apps (app x 4096 + process; -1: none).
+  // SMs free is not one), between apps (owner_app()).
   if (now != submit_ps_) submitted_.clear();
   submit_ps_ = now;
   submitted_.push_back(id);
   const bool waits = std::any_of(submitted_.begin(), submitted_.end(), [&](int k) { return sm_.waiting(k); });
-  ties_.submitted(now, owner < 0 ? -1 : owner / 4096, waits);
+  ties_.submitted(now, owner_app(owner), waits);
   computing_ = sm_.resident_kernels() > 0;
   update_state();
   wake();

@@ -48,6 +48,12 @@ struct KernelShape {
 double wave_factors(const SmParams& p, int64_t grid);
 uint64_t block_time_ps(const SmParams& p, int64_t grid, uint64_t alone_ps);
 
+// A kernel's owner (KernelShape::owner): process `process` of the app with flow id `app`. SM
+// shares are per owner (seed 003's MPS percentage, per process); same-instant ties are per app
+// (gpu_compute.h, kernel_ties()), so an owner names its app too: owner_app().
+constexpr int kernel_owner(uint32_t app, int process = 0) { return static_cast<int>(app) * 4096 + process; }
+constexpr int owner_app(int owner) { return owner < 0 ? -1 : owner / 4096; }
+
 class SmScheduler {
  public:
   // Throws std::invalid_argument on a non-positive count.

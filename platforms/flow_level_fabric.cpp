@@ -26,6 +26,8 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::TlpTurns: return "copies of a few TLPs beside another flow's TLPs on " + out;
     case flow::Unrepresented::SharedCreditLoop:
       return "credits that carry less per round trip than copies back to back, or side by side, could move";
+    case flow::Unrepresented::PooledCreditLoop:
+      return "credits of " + out + " that carry less per round trip than the copies sharing them move together";
   }
   return "";
 }
@@ -56,6 +58,12 @@ std::string effect(flow::Unrepresented what) {
              "credits its predecessor or a copy beside it took are not back yet, so the packet model sends the "
              "copies no faster than the credits return, where the fluid moves them at their share of the link "
              "(run with --fidelity packet, or give the link more credits)";
+    case flow::Unrepresented::PooledCreditLoop:
+      return "credit-limited throughput not modelled: each copy alone needs fewer of the receiver's credits per "
+             "round trip than it advertises (in one class and VC), but the copies together need more, so the "
+             "packet model's egress waits for returning credits and moves them no faster than the credits' "
+             "window per round trip in all, where the fluid moves each at its share of the links (run with "
+             "--fidelity packet, or give the link more credits)";
     case flow::Unrepresented::TlpTurns:
       return "TLP-by-TLP turns not modelled: the packet model's arbiters turn whole TLPs, so a copy whose least time "
              "is under 33 of a sharer's TLPs on this link waits for one on the wire, or slips between them, by up to "

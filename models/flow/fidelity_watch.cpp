@@ -32,6 +32,7 @@ void FidelityWatch::remove(int id, double now_ns) {
     owner_of_ended_[id] = ended.owner;
   }
   count_window(ended, -1);
+  touch_pools(ended);
   for (const WatchFlow::SharedLoop& l : ended.shared_credit_loops) {  // its credits are out a round trip more
     auto& sent = recent_[{l.edge, credit_class(ended, l.request), vc_of_(l.edge, ended.tc)}];
     sent.emplace_back(now_ns, tlps(ended, l.request));
@@ -53,7 +54,8 @@ std::vector<FidelityWatch::Removed>::iterator FidelityWatch::same_as_removed(con
   const auto empty_or = [](const std::vector<int>* p) { return p ? *p : std::vector<int>{}; };
   return std::find_if(removed_.begin(), removed_.end(), [&](const Removed& r) {
     const WatchFlow& e = r.flow;
-    if (r.had_tails || !f.shared_credit_loops.empty() || !e.shared_credit_loops.empty() || e.tc != f.tc || e.completions != f.completions || e.owner != f.owner ||
+    if (r.had_tails || !f.shared_credit_loops.empty() || !e.shared_credit_loops.empty() || !f.credit_pools.empty() ||
+        !e.credit_pools.empty() || e.tc != f.tc || e.completions != f.completions || e.owner != f.owner ||
         e.window != f.window || e.data_tlps != f.data_tlps || e.request_tlps != f.request_tlps ||
         e.request_burst_bytes != f.request_burst_bytes ||
         e.credit_loops != f.credit_loops || r.data_path != *f.data_path || r.request_path != empty_or(f.request_path))
@@ -105,6 +107,21 @@ void FidelityWatch::set_window_bound(int id, bool bound) {
   if (w.flow.window_bound == bound) return;
   w.flow.window_bound = bound;
   mark(id);
+}
+
+void FidelityWatch::set_rate(int id, double rate) {
+  Watched& w = flows_.at(id);
+  const bool moved = std::abs(rate - w.rate) > 1e-9 * std::max(std::abs(rate), std::abs(w.rate));
+  w.rate = rate;
+  if (moved) touch_pools(w.flow);
+}
+
+// A pool's sighting is made by the copies examined while it was over: each is looked at
+// again when a rate in it changes or a copy leaves it.
+void FidelityWatch::touch_pools(const WatchFlow& f) {
+  for (const WatchFlow::CreditPool& p : f.credit_pools)
+    for (const Crossing& c : by_edge_[static_cast<std::size_t>(p.edge)])
+      if (pool_at(c.watched->flow, p.edge, c.request)) mark(c.id, *c.watched);
 }
 
 void FidelityWatch::set_held(int id, const std::vector<int>& edges) {
@@ -254,6 +271,7 @@ void FidelityWatch::examine(int id, Watched& w) {
   if (w.flow.window_bound) tag_queueing(w.flow, found);
   credit_limited(id, w.flow, found);
   shared_credit_limited(id, w.flow, found);
+  pooled_credit_limited(w.flow, found);
   tlp_turns(id, w.flow, found);
   found.insert(found.end(), w.tails.begin(), w.tails.end());
   std::vector<Key>& causes = causes_;  // (the buffers swap: no allocation per examination)
@@ -566,6 +584,42 @@ void FidelityWatch::shared_credit_limited(int id, const WatchFlow& f, std::vecto
     if (out_now > edges_[e].buffered[static_cast<std::size_t>(cls)])
       out.push_back({{Unrepresented::SharedCreditLoop, l.edge, l.edge}, id});
   }
+}
+
+// Copies of one credit class and VC on a link whose credits carry less of their TLPs per
+// round trip than the link could (credit_pools) hold credits for their TLPs' round trips:
+// at the fluid's rates, sum of rate x credit-ns per unit (Little's law). Where that exceeds
+// what the receiver advertises by more than 3 % with two copies or more, the packet model's
+// egress waits for returning credits and moves them slower than the fluid does (one copy
+// alone beyond its credits is a credit loop: credit_limited()). The round trip is the least
+// one: a queue in the receiver holds credits longer, so this names no copy the credits do
+// not hold back. All the pool's copies are named.
+void FidelityWatch::pooled_credit_limited(const WatchFlow& f, std::vector<Cause>& out) const {
+  for (const WatchFlow::CreditPool& p : f.credit_pools) {
+    const int cls = credit_class(f, p.request), vc = vc_of_(p.edge, f.tc);
+    const auto e = static_cast<std::size_t>(p.edge);
+    double out_credits = 0;
+    int copies = 0;
+    for (const Crossing& c : by_edge_[e]) {
+      const WatchFlow& g = c.watched->flow;
+      const WatchFlow::CreditPool* q = pool_at(g, p.edge, c.request);
+      if (!q || credit_class(g, c.request) != cls || vc_of_(p.edge, g.tc) != vc) continue;
+      out_credits += c.watched->rate * q->credit_ns_per_unit;
+      copies += c.watched->rate > 0;
+    }
+    if (copies < 2 || !(out_credits > 1.03 * edges_[e].buffered[static_cast<std::size_t>(cls)])) continue;
+    for (const Crossing& c : by_edge_[e]) {
+      const WatchFlow& g = c.watched->flow;
+      if (pool_at(g, p.edge, c.request) && credit_class(g, c.request) == cls && vc_of_(p.edge, g.tc) == vc)
+        out.push_back({{Unrepresented::PooledCreditLoop, p.edge, p.edge}, c.id});
+    }
+  }
+}
+
+const WatchFlow::CreditPool* FidelityWatch::pool_at(const WatchFlow& f, int edge, bool request) {
+  for (const WatchFlow::CreditPool& p : f.credit_pools)
+    if (p.edge == edge && p.request == request) return &p;
+  return nullptr;
 }
 
 // The TLPs flow f sends on its data path (its data TLPs) or its request path (its MRds).

@@ -49,6 +49,10 @@
 //   move alone (few credits, or a long flight: flow_network.h, credit_loop_cap()); the
 //   packet model sends a window and waits for its credits, the fluid moves the copy at its
 //   share of the link (1 MiB over a Gen4 x16 link of 1 us flight: 67.7 us against 41.4);
+// - credits pooled beyond their pace: copies of one class and VC whose rates together need
+//   more of a receiver's credits per round trip than it has, though each alone needs fewer
+//   (a user trial: four Gen3 x4 GPUs writing 1 MiB copies up a Gen4 x16 link of 8 posted-
+//   header credits, 22.3 Gb/s each in the packet model against the fluid's 26.6, unnamed);
 // - a remap while queues stand: a TC/VC map change that moves the TC of a flow crossing a
 //   saturated link (some flow held there); the packet model first drains that TC's TLPs
 //   queued on its old VC, and the new VC's receive buffers may still hold TLPs of the TC
@@ -113,6 +117,17 @@ struct WatchFlow {
     }
   };
   std::vector<SharedLoop> shared_credit_loops{};
+  // Edges whose credits of its class carry less of its TLPs per round trip than the link
+  // could (TransferPlan::credit_pools), with the credits it holds there per unit of rate:
+  // its TLPs per unit of its volume times their round trip (Little's law: credits out =
+  // TLPs per ns x ns each is out). The copies of a pool (edge, class, VC) hold at most the
+  // receiver's credits together (pooled_credit_limited()).
+  struct CreditPool {
+    int edge = 0;
+    bool request = false;
+    double credit_ns_per_unit = 0;
+  };
+  std::vector<CreditPool> credit_pools{};
   // A read held to its tag window's pace (FlowFabric: by nothing else), whose cap takes a
   // request's round trip alone: on a saturated link the packet model's requests and
   // completions also wait their turns there, so the read moves slower (set_window_bound()).
@@ -138,7 +153,7 @@ struct WatchFlow {
 };
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
-                           CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop };
+                           CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -189,6 +204,9 @@ class FidelityWatch {
   void remove(int id, double now_ns);  // what it alone caused ends at now_ns
   void set_held(int id, const std::vector<int>& edges);
   void set_window_bound(int id, bool bound);
+  // Its rate (units of its volume per ns), for the copies sharing credits (credit_pools):
+  // a flow with none is not looked at again for it.
+  void set_rate(int id, double rate);
   // How long one TLP of a kind, with `payload` bytes, holds an edge (request_burst(): where a
   // burst of MRds piles up; tlp_turns()). Unset: no burst is taken to pile up in an ingress
   // queue, and no copy is named for TLP turns.
@@ -237,6 +255,7 @@ class FidelityWatch {
     // counts no backlog from before, as for a copy that starts with none.
     bool took_place = false;
     double started_ns = -1;  // its first look's time (examine()): the instant it starts
+    double rate = 0;         // (set_rate(), for its credit pools)
   };
   // A copy removed at this instant, its effects on the others not yet applied (look()).
   struct Removed {
@@ -279,6 +298,9 @@ class FidelityWatch {
   static double turns_bound(const WatchFlow& f);
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);
   void shared_credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out) const;
+  void pooled_credit_limited(const WatchFlow& f, std::vector<Cause>& out) const;
+  void touch_pools(const WatchFlow& f);
+  static const WatchFlow::CreditPool* pool_at(const WatchFlow& f, int edge, bool request);
   // As EdgeArbitration::buffered: posted (a write), non-posted (MRds), completion (a read's data).
   static int credit_class(const WatchFlow& f, bool request) { return request ? 1 : f.completions ? 2 : 0; }
   static double tlps(const WatchFlow& f, bool request);

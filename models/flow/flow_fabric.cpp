@@ -112,6 +112,12 @@ void FlowFabric::start(Copy c) {
     for (const flow::CreditLoop& l : moved.plan.credit_loops) w.credit_loops.emplace_back(l.edge, l.request);
     for (const flow::CreditLoop& l : moved.plan.shared_credit_loops)
       w.shared_credit_loops.push_back({l.edge, l.request, l.round_trip_ns});
+    for (const flow::CreditLoop& l : moved.plan.credit_pools) {
+      const bool read = moved.copy.spec.read;
+      const uint64_t n = l.request ? flow::request_tlps(params_, read, moved.copy.spec.bytes)
+                                   : flow::data_tlps(params_, read, moved.copy.spec.bytes);
+      w.credit_pools.push_back({l.edge, l.request, l.round_trip_ns * static_cast<double>(n) / moved.plan.volume});
+    }
     w.completer_delay_ns = completer_delay_ns(moved);
     w.peak_bytes_per_ns = peak_bytes_per_ns(moved);
     if (!moved.plan.data_path.empty()) w.completer_bytes_per_ns = net_.edge(moved.plan.data_path.front()).bytes_per_ns;
@@ -136,6 +142,7 @@ void FlowFabric::rates_changed() {
     if (!sched_.running(id)) continue;
     if (watching_) {
       watch_.set_held(id, sched_.held(id));
+      watch_.set_rate(id, sched_.rate(id));
       // A read held to its tag window's pace (by nothing else): its round trip is its lone one.
       const double cap = moving_.at(id).tag_cap;
       if (cap > 0) watch_.set_window_bound(id, sched_.held(id).empty() && sched_.rate(id) >= cap * (1 - 1e-9));

@@ -54,8 +54,11 @@ void find_credit_loops(const Network& n, const FabricParams& p, const TransferSp
     const TlpType type = request ? TlpType::MRd : plan.data_type;
     const uint32_t payload = request ? 0 : tlp;
     const double loop = credit_loop_cap(n, h.edge, h.cls, type, payload, h.tlp);
-    if (!(loop < alone)) continue;
+    const double link = h.weight > 0 ? n.edge(h.edge).bytes_per_ns / h.weight : kUnbounded;
+    if (!(loop < link)) continue;
     const CreditLoop l{h.edge, request, credit_round_trip_ns(n, h.edge, type, payload)};
+    plan.credit_pools.push_back(l);
+    if (!(loop < alone)) continue;
     const bool fits = (request ? requests : data) <= n.edge(h.edge).credit_tlps[static_cast<std::size_t>(h.cls)];
     (fits ? plan.shared_credit_loops : plan.credit_loops).push_back(l);
   }

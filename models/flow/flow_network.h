@@ -101,6 +101,11 @@ struct TransferPlan {
   // class than they hold, so alone it sends them all at once: copies back to back, or beside
   // it in the class, can still find them out (fidelity_watch.h).
   std::vector<CreditLoop> shared_credit_loops;
+  // Where the credits carry less of its TLPs per round trip than the link could: copies
+  // sharing them (one class and VC) can outpace them together though each fits alone (four
+  // writes up one link of 8 posted-header credits). Every credit loop is one. The fidelity
+  // watch adds their rates (fidelity_watch.h, CreditPool).
+  std::vector<CreditLoop> credit_pools;
   TlpType data_type = TlpType::MWr;
   double latency_ns = 0;            // the first data TLP's arrival, timed as the packet model does
   uint64_t first_bytes = 0;         // that TLP's payload (its time at the flow's rate overlaps the latency)

@@ -417,5 +417,82 @@ TEST(TlpTurns, ACopyLongerThan33SharerTlpsIsNotNamed) {
   EXPECT_TRUE(named_for_turns(4400, false).empty());
 }
 
+// Two writes up edge 0, whose receiver advertises 8 posted-header credits, each holding 2
+// credit-ns per unit of its rate there (a TLP of 64 units out for a 128 ns round trip): at
+// rates r1 and r2 they hold 2 (r1 + r2) credits. Whether the pool is named, and for whom.
+struct PoolCase {
+  std::vector<int> path0{0, 1}, path1{0, 2};
+  FidelityWatch watch{{pool_edge(), EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
+  static EdgeArbitration pool_edge() {
+    EdgeArbitration a;
+    a.buffered[0] = 8;
+    return a;
+  }
+  void start(double r1, double r2) {
+    for (int id : {1, 2}) {
+      WatchFlow w;
+      w.data_path = id == 1 ? &path0 : &path1;
+      w.owner = static_cast<uint32_t>(id);
+      w.credit_pools.push_back({0, false, 2.0});
+      watch.add(id, w);
+      watch.set_rate(id, id == 1 ? r1 : r2);
+    }
+    watch.look(0);
+  }
+  const Sighting* sighting() const {
+    const auto it = watch.sightings().find({Unrepresented::PooledCreditLoop, 0, 0});
+    return it == watch.sightings().end() ? nullptr : &it->second;
+  }
+};
+
+// 2 x (2.5 + 2.5) = 10 credits against 8: both copies are named.
+TEST(PooledCredits, CopiesNeedingMoreCreditsTogetherAreNamed) {
+  PoolCase c;
+  c.start(2.5, 2.5);
+  ASSERT_NE(c.sighting(), nullptr);
+  EXPECT_EQ(c.sighting()->owners, (std::vector<uint32_t>{1, 2}));
+}
+
+// 2 x (2 + 1.9) = 7.8 credits: within the 8 advertised; 8.2 is within the 3 % margin.
+TEST(PooledCredits, CopiesWithinTheCreditsAreNotNamed) {
+  PoolCase c;
+  c.start(2.0, 1.9);
+  EXPECT_EQ(c.sighting(), nullptr);
+  PoolCase d;
+  d.start(2.05, 2.05);
+  EXPECT_EQ(d.sighting(), nullptr);
+}
+
+// One copy alone beyond its credits is a credit loop (CreditLoop), not a pool: 2 x 5 = 10
+// credits with the other stopped (rate 0).
+TEST(PooledCredits, OneCopyAloneIsNoPool) {
+  PoolCase c;
+  c.start(5.0, 0.0);
+  EXPECT_EQ(c.sighting(), nullptr);
+}
+
+// The sighting holds while the rates need more than the credits: from 0 to 100 ns, when
+// copy 2's rate falls (7 credits in all), not to the end of the run.
+TEST(PooledCredits, TheSightingEndsWhenTheRatesFall) {
+  PoolCase c;
+  c.start(2.5, 2.5);
+  c.watch.set_rate(2, 1.0);
+  c.watch.look(100);
+  c.watch.finish(1000);
+  ASSERT_NE(c.sighting(), nullptr);
+  EXPECT_DOUBLE_EQ(c.sighting()->total_ns, 100);
+}
+
+// Copy 2 ends at 40 ns: copy 1 alone (5 credits) is no pool from then on.
+TEST(PooledCredits, TheSightingEndsWithACopyOfThePool) {
+  PoolCase c;
+  c.start(2.5, 2.5);
+  c.watch.remove(2, 40);
+  c.watch.look(40);
+  c.watch.finish(1000);
+  ASSERT_NE(c.sighting(), nullptr);
+  EXPECT_DOUBLE_EQ(c.sighting()->total_ns, 40);
+}
+
 }  // namespace
 }  // namespace arbsim::flow

@@ -256,6 +256,7 @@ class FidelityWatch {
     bool took_place = false;
     double started_ns = -1;  // its first look's time (examine()): the instant it starts
     double rate = 0;         // (set_rate(), for its credit pools)
+    double completer_waits_ns = 0;  // behind other reads' windows at its completer (queue_at_completer())
   };
   // A copy removed at this instant, its effects on the others not yet applied (look()).
   struct Removed {
@@ -300,6 +301,8 @@ class FidelityWatch {
   void shared_credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   void pooled_credit_limited(const WatchFlow& f, std::vector<Cause>& out) const;
   void touch_pools(const WatchFlow& f);
+  void queue_at_completer(int id, const WatchFlow& f);
+  void completer_waits(int id, const Watched& w, std::vector<Cause>& out) const;
   static const WatchFlow::CreditPool* pool_at(const WatchFlow& f, int edge, bool request);
   // As EdgeArbitration::buffered: posted (a write), non-posted (MRds), completion (a read's data).
   static int credit_class(const WatchFlow& f, bool request) { return request ? 1 : f.completions ? 2 : 0; }
@@ -351,6 +354,7 @@ class FidelityWatch {
   std::vector<Tail> tails_;  // copies that ended held, this instant (their successors start now)
   std::map<int, uint32_t> owner_of_ended_;  // ids of the copies in tails_
   std::vector<Removed> removed_;  // this instant's, not yet applied
+  std::vector<int> queueing_;  // reads added this instant that queue at their completer (queue_at_completer())
   TlpTime tlp_ns_;  // (set_tlp_time())
   // (edge, credit class, VC) -> (end, TLPs) of the copies with a shared credit loop there that
   // ended within its round trip (shared_credit_limited()), oldest first.

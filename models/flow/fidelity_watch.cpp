@@ -639,16 +639,17 @@ void FidelityWatch::pooled_credit_limited(const WatchFlow& f, std::vector<Cause>
   for (const WatchFlow::CreditPool& p : f.credit_pools) {
     const int cls = credit_class(f, p.request), vc = vc_of_(p.edge, f.tc);
     const auto e = static_cast<std::size_t>(p.edge);
-    double out_credits = 0;
+    double headers = 0, data = 0;  // out at the fluid's rates
     int copies = 0;
     for (const Crossing& c : by_edge_[e]) {
       const WatchFlow& g = c.watched->flow;
       const WatchFlow::CreditPool* q = pool_at(g, p.edge, c.request);
       if (!q || credit_class(g, c.request) != cls || vc_of_(p.edge, g.tc) != vc) continue;
-      out_credits += c.watched->rate * q->credit_ns_per_unit;
+      headers += c.watched->rate * q->credit_ns_per_unit;
+      data += c.watched->rate * q->data_ns_per_unit;
       copies += c.watched->rate > 0;
     }
-    if (copies < 2 || !(out_credits > 1.03 * edges_[e].buffered[static_cast<std::size_t>(cls)])) continue;
+    if (copies < 2 || !(headers > 1.03 * p.headers || data > 1.03 * p.data)) continue;
     for (const Crossing& c : by_edge_[e]) {
       const WatchFlow& g = c.watched->flow;
       if (pool_at(g, p.edge, c.request) && credit_class(g, c.request) == cls && vc_of_(p.edge, g.tc) == vc)

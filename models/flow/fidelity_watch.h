@@ -120,12 +120,15 @@ struct WatchFlow {
   // Edges whose credits of its class carry less of its TLPs per round trip than the link
   // could (TransferPlan::credit_pools), with the credits it holds there per unit of rate:
   // its TLPs per unit of its volume times their round trip (Little's law: credits out =
-  // TLPs per ns x ns each is out). The copies of a pool (edge, class, VC) hold at most the
-  // receiver's credits together (pooled_credit_limited()).
+  // TLPs per ns x ns each is out), in headers and in data credits; and the receiver's
+  // headers and data credits of the class (kUnbounded: infinite). The copies of a pool
+  // (edge, class, VC) hold at most those together (pooled_credit_limited()).
   struct CreditPool {
     int edge = 0;
     bool request = false;
-    double credit_ns_per_unit = 0;
+    double credit_ns_per_unit = 0;  // header credits x ns
+    double data_ns_per_unit = 0;    // data credits x ns
+    double headers = kUnbounded, data = kUnbounded;
   };
   std::vector<CreditPool> credit_pools{};
   // A read held to its tag window's pace (FlowFabric: by nothing else), whose cap takes a

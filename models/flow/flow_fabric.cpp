@@ -112,12 +112,7 @@ void FlowFabric::start(Copy c) {
     for (const flow::CreditLoop& l : moved.plan.credit_loops) w.credit_loops.emplace_back(l.edge, l.request);
     for (const flow::CreditLoop& l : moved.plan.shared_credit_loops)
       w.shared_credit_loops.push_back({l.edge, l.request, l.round_trip_ns});
-    for (const flow::CreditLoop& l : moved.plan.credit_pools) {
-      const bool read = moved.copy.spec.read;
-      const uint64_t n = l.request ? flow::request_tlps(params_, read, moved.copy.spec.bytes)
-                                   : flow::data_tlps(params_, read, moved.copy.spec.bytes);
-      w.credit_pools.push_back({l.edge, l.request, l.round_trip_ns * static_cast<double>(n) / moved.plan.volume});
-    }
+    for (const flow::CreditLoop& l : moved.plan.credit_pools) w.credit_pools.push_back(pool_of(moved, l));
     w.completer_delay_ns = completer_delay_ns(moved);
     w.peak_bytes_per_ns = peak_bytes_per_ns(moved);
     if (!moved.plan.data_path.empty()) w.completer_bytes_per_ns = net_.edge(moved.plan.data_path.front()).bytes_per_ns;
@@ -133,6 +128,19 @@ void FlowFabric::start(Copy c) {
     watch_.add(id, w);
   }
   settle_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// A copy's share of a pool of credits (fidelity_watch.h, WatchFlow::CreditPool): its
+// credits out per unit of rate, and the receiver's credits of the class (credit_tlps where
+// the edge gives neither headers nor data).
+flow::WatchFlow::CreditPool FlowFabric::pool_of(const Moving& m, const flow::CreditLoop& l) const {
+  const flow::Edge& e = net_.edge(l.edge);
+  const auto cls = static_cast<std::size_t>(l.request ? 1 : m.copy.spec.read ? 2 : 0);
+  flow::WatchFlow::CreditPool p{l.edge, l.request, l.round_trip_ns * l.tlps / m.plan.volume, 0.0,
+                                e.credit_headers[cls], e.credit_data[cls]};
+  p.data_ns_per_unit = p.credit_ns_per_unit * l.data_credits;
+  if (p.headers == flow::kUnbounded && p.data == flow::kUnbounded) p.headers = e.credit_tlps[cls];
+  return p;
 }
 
 // The watch hears of the holds the recomputation set, and looks; at trace level the log has

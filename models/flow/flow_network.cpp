@@ -42,8 +42,12 @@ double tag_window_cap(const Network& n, const FabricParams& p, const TransferSpe
 // ns); but the credits it takes are still out when its engine's next copy starts, so a
 // stream of such copies is bound as one (shared_credit_loops: a user trial's 100 B writes
 // behind 4 posted-header credits, 12.1 Gb/s in the packet model against the fluid's 20.3).
+// TLPs are the copy's own: a copy smaller than MPS (or the completion size) sends smaller
+// ones, which the headers, not the data credits, run out on (a user trial: 64 B writes 64 deep
+// behind 16 posted headers, 30.8 Gb/s in the packet model against the fluid's 82.2, unnamed
+// while the window was counted in 256 B TLPs), and a read asks one MRd per copy under MRRS.
 void find_credit_loops(const Network& n, const FabricParams& p, const TransferSpec& t, TransferPlan& plan) {
-  const uint32_t tlp = data_tlp_bytes(p, t.read);
+  const double bytes = static_cast<double>(std::max<uint64_t>(1, t.bytes));
   const double data = static_cast<double>(data_tlps(p, t.read, t.bytes));
   const double requests = static_cast<double>(request_tlps(p, t.read, t.bytes));
   double alone = plan.flow.cap;
@@ -52,14 +56,17 @@ void find_credit_loops(const Network& n, const FabricParams& p, const TransferSp
   for (const Hop& h : plan.flow.path) {
     const bool request = h.cls == static_cast<int>(CreditClass::NonPosted);
     const TlpType type = request ? TlpType::MRd : plan.data_type;
-    const uint32_t payload = request ? 0 : tlp;
-    const double loop = credit_loop_cap(n, h.edge, h.cls, type, payload, h.tlp);
+    const double count = request ? requests : data;
+    const double mean = request ? 0.0 : bytes / count;  // payload per TLP
+    const auto payload = static_cast<uint32_t>(std::lround(mean));
+    const double loop = credit_loop_cap(n, h.edge, h.cls, type, payload, bytes / count);
     const double link = h.weight > 0 ? n.edge(h.edge).bytes_per_ns / h.weight : kUnbounded;
     if (!(loop < link)) continue;
-    const CreditLoop l{h.edge, request, credit_round_trip_ns(n, h.edge, type, payload)};
+    const CreditLoop l{h.edge, request, credit_round_trip_ns(n, h.edge, type, payload), count,
+                       request ? 0.0 : std::ceil(mean / 16.0)};
     plan.credit_pools.push_back(l);
     if (!(loop < alone)) continue;
-    const bool fits = (request ? requests : data) <= n.edge(h.edge).credit_tlps[static_cast<std::size_t>(h.cls)];
+    const bool fits = count <= n.edge(h.edge).window_tlps(h.cls, mean);
     (fits ? plan.shared_credit_loops : plan.credit_loops).push_back(l);
   }
 }
@@ -98,7 +105,7 @@ uint32_t data_tlp_bytes(const FabricParams& p, bool read) {
 // per round trip: a window over a round trip, as the tag window bounds a read
 // (docs/pcie-reference.md §3, "How credits limit throughput").
 double credit_loop_cap(const Network& n, int e, int cls, TlpType t, uint32_t payload, double units) {
-  const double window = n.edge(e).credit_tlps[static_cast<std::size_t>(cls)];
+  const double window = n.edge(e).window_tlps(cls, t == TlpType::MRd ? 0.0 : static_cast<double>(payload));
   if (window == kUnbounded) return kUnbounded;
   const double round_trip = credit_round_trip_ns(n, e, t, payload);
   return round_trip > 0 ? window * units / round_trip : kUnbounded;
@@ -110,6 +117,14 @@ double credit_round_trip_ns(const Network& n, int e, TlpType t, uint32_t payload
   const double serialize = edge.serialize_ns(t, payload);
   const double held = to.latency_ns + (to.store_and_forward ? serialize : 0.0);
   return serialize + edge.propagation_ns + held + edge.credit_return_ns;
+}
+
+double Edge::window_tlps(int cls, double payload) const {
+  const auto c = static_cast<std::size_t>(cls);
+  if (credit_headers[c] == kUnbounded && credit_data[c] == kUnbounded) return credit_tlps[c];
+  double n = credit_headers[c];
+  if (credit_data[c] != kUnbounded && payload > 0) n = std::min(n, std::floor(credit_data[c] / std::ceil(payload / 16.0)));
+  return n;
 }
 
 double Edge::serialize_ns(TlpType t, uint32_t payload) const {

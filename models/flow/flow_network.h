@@ -32,9 +32,18 @@ struct Edge {
   // (UpdateFC latency plus the DLLP's flight: docs/architecture.md, "Flow control").
   std::array<double, 3> credit_tlps{kUnbounded, kUnbounded, kUnbounded};
   double credit_return_ns = 0;
+  // The same credits as advertised: headers and data credits (16 bytes each) per class, of one
+  // VC (kUnbounded: infinite). credit_tlps counts full-size TLPs (MWr of MPS, CplD of the
+  // completion size); a copy of smaller TLPs runs out of headers first (window_tlps()).
+  std::array<double, 3> credit_headers{kUnbounded, kUnbounded, kUnbounded};
+  std::array<double, 3> credit_data{kUnbounded, kUnbounded, kUnbounded};
 
   // One TLP's serialisation, rounded to the packet kernel's 1 ps (models/pcie/link_direction.h).
   double serialize_ns(TlpType t, uint32_t payload) const;
+  // TLPs of class `cls` with `payload` bytes each that the credits hold: the headers, or the
+  // data credits over one TLP's ceil(payload / 16) (PCIe Base Spec §2.6.1; docs/pcie-reference.md
+  // §3), whichever is fewer; credit_tlps where neither is given.
+  double window_tlps(int cls, double payload) const;
   // Wire bytes per payload byte of a copy of `bytes` cut into TLPs of at most `tlp_payload`
   // bytes: every TLP pays its overhead, the last, shorter one too (as the packet model sends
   // them). A copy of 0 bytes counts as one full TLP's.
@@ -91,6 +100,8 @@ struct CreditLoop {
   int edge = 0;
   bool request = false;  // on the request path (a read's MRds), else the data path
   double round_trip_ns = 0;  // a TLP's credits' round trip there (credit_loop_cap())
+  double tlps = 0;          // the copy's TLPs of the class there
+  double data_credits = 0;  // the data credits one of them takes (its mean payload's; 0 for an MRd)
 };
 
 struct TransferPlan {
@@ -137,7 +148,8 @@ void pool_overheads(const Network& n, const FabricParams& p, const TransferSpec&
 
 // What edge e's receiver's credits of class `cls` carry at most, in units of a flow's rate
 // per ns, for TLPs of type t with `payload` bytes each carrying `units` of rate: its credit
-// window over one TLP's credit round trip (kUnbounded with infinite credits).
+// window for such TLPs (Edge::window_tlps()) over one TLP's credit round trip (kUnbounded
+// with infinite credits).
 double credit_loop_cap(const Network& n, int e, int cls, TlpType t, uint32_t payload, double units);
 // That round trip, ns: a TLP's credits from its start on the wire until they are back.
 double credit_round_trip_ns(const Network& n, int e, TlpType t, uint32_t payload);

@@ -45,6 +45,11 @@ flow::Edge edge_of(const LinkDir& d, const PlatformCfg& pf) {
   e.overhead = d.egress.link.overhead;          // all 0 on a raw link
   e.to_port = std::max(0, d.to_port);
   e.credit_tlps = buffered_tlps(d.egress.credits, pf);
+  for (std::size_t k = 0; k < 3; ++k) {
+    const CreditLimits& c = d.egress.credits;
+    e.credit_headers[k] = c.header[k] < 0 ? flow::kUnbounded : static_cast<double>(c.header[k]);
+    e.credit_data[k] = c.data[k] < 0 ? flow::kUnbounded : static_cast<double>(c.data[k]);
+  }
   e.credit_return_ns = d.ingress.credit_return_ns;
   return e;
 }

@@ -776,3 +776,24 @@ TEST(FlowArbitration, ReadsTakingTurnsWithAStreamAtTheCompleterAreNotNamed) {
   SimOutcome o = reads_behind_a_stream("rr");
   EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
 }
+
+// Copies smaller than MPS send smaller TLPs, which run out of headers before data credits:
+// 100 B writes 64 deep behind 16 posted headers carry at most 16 x 800 bits per ~280 ns
+// round trip, ~46 Gb/s, where the link alone carries ~92 (103.9 Gb/s of 256 B MWrs, scaled
+// to 100 B payloads of 124 B on the wire). Counted in 256 B TLPs the window (14.6 B/ns)
+// looked wider than the link, and a user trial's 64 B copies (30.8 Gb/s in the packet model
+// against the fluid's 82.2) went unnamed.
+TEST(FlowArbitration, SmallCopiesRunOutOfHeadersInThePacketModel) {
+  EXPECT_LT(app(small_writes("packet", 16, 64), "a")["throughput_gbps"].get<double>(), 16 * 800 / 270.0);
+}
+
+TEST(FlowArbitration, SmallCopiesRunningOutOfHeadersAreNamed) {
+  SimOutcome o = small_writes("flow", 16, 64);
+  EXPECT_GT(app(o, "a")["throughput_gbps"].get<double>(), 80);
+  EXPECT_EQ(notes_at(o, "gpu0->rc0"), (std::vector<std::string>{kSharedLoop}));
+}
+
+// With 128 headers (~366 Gb/s of them) the link binds in both: nothing is named.
+TEST(FlowArbitration, SmallCopiesWithinTheirHeadersAreNotNamed) {
+  EXPECT_TRUE(small_writes("flow", 128, 64).results["fidelity_notes"].empty());
+}

@@ -422,18 +422,13 @@ TEST(TlpTurns, ACopyLongerThan33SharerTlpsIsNotNamed) {
 // rates r1 and r2 they hold 2 (r1 + r2) credits. Whether the pool is named, and for whom.
 struct PoolCase {
   std::vector<int> path0{0, 1}, path1{0, 2};
-  FidelityWatch watch{{pool_edge(), EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
-  static EdgeArbitration pool_edge() {
-    EdgeArbitration a;
-    a.buffered[0] = 8;
-    return a;
-  }
+  FidelityWatch watch{{EdgeArbitration{}, EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
   void start(double r1, double r2) {
     for (int id : {1, 2}) {
       WatchFlow w;
       w.data_path = id == 1 ? &path0 : &path1;
       w.owner = static_cast<uint32_t>(id);
-      w.credit_pools.push_back({0, false, 2.0});
+      w.credit_pools.push_back({0, false, 2.0, 0.0, 8.0, kUnbounded});
       watch.add(id, w);
       watch.set_rate(id, id == 1 ? r1 : r2);
     }

@@ -82,7 +82,7 @@ void add_request_hops(const Network& n, const FabricParams& p, const TransferSpe
     const double w = static_cast<double>(n.edge(e).overhead[idx(TlpType::MRd)] * mrds) / static_cast<double>(bytes);
     if (w <= 0) continue;
     Hop h{e, w, true};
-    h.tlp = p.mrrs;
+    h.tlp = static_cast<double>(std::min<uint64_t>(static_cast<uint64_t>(p.mrrs), bytes));  // one MRd of a copy under MRRS asks its bytes
     // The MRd leaves the requester's engine, then arrives through each node's port.
     h.slot = k > 0 ? n.edge(plan.request_path[k - 1]).to_port : t.first_slot;
     h.starts = k == 0;
@@ -237,7 +237,7 @@ TransferPlan plan_transfer(const Network& n, const FabricParams& p, const Transf
     const int e = plan.data_path[k];
     Hop h{e, n.edge(e).weight(plan.data_type, tlp, t.bytes)};
     h.slot = k > 0 ? n.edge(plan.data_path[k - 1]).to_port : (t.read ? 0 : t.first_slot);
-    h.tlp = tlp;
+    h.tlp = static_cast<double>(std::min<uint64_t>(tlp, std::max<uint64_t>(1, t.bytes)));  // a copy under one TLP sends its bytes
     h.cls = static_cast<int>(t.read ? CreditClass::Completion : CreditClass::Posted);
     // A read's completions in flight: its tags' requests, each answered by ceil(MRRS / C).
     if (t.read) h.window = static_cast<double>(t.tags) * static_cast<double>(ceil_div(static_cast<uint64_t>(p.mrrs), tlp));

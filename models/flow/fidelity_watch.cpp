@@ -21,6 +21,7 @@ void FidelityWatch::add(int id, const WatchFlow& f) {
     touch_held_on(f, id);
   }
   if (f.completer_delay_ns > 0) queueing_.push_back(id);  // (at the look: after this instant's remaps)
+  touch_pools(f);
 }
 
 // A read whose requests reach its completer faster than the completer serves them queues
@@ -152,12 +153,18 @@ void FidelityWatch::set_rate(int id, double rate) {
   if (moved) touch_pools(w.flow);
 }
 
-// A pool's sighting is made by the copies examined while it was over: each is looked at
-// again when a rate in it changes or a copy leaves it.
+// A pool's sighting is made by the copies with a pool entry there examined while it was
+// over: each is looked at again when a rate on its link changes, or a copy comes or goes.
 void FidelityWatch::touch_pools(const WatchFlow& f) {
-  for (const WatchFlow::CreditPool& p : f.credit_pools)
-    for (const Crossing& c : by_edge_[static_cast<std::size_t>(p.edge)])
-      if (pool_at(c.watched->flow, p.edge, c.request)) mark(c.id, *c.watched);
+  const auto walk = [&](const std::vector<int>* path) {
+    if (!path) return;
+    for (int e : *path)
+      if (pooled_on_[static_cast<std::size_t>(e)] > 0)
+        for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
+          if (pool_at(c.watched->flow, e, c.request)) mark(c.id, *c.watched);
+  };
+  walk(f.data_path);
+  walk(f.request_path);
 }
 
 void FidelityWatch::set_held(int id, const std::vector<int>& edges) {
@@ -223,6 +230,7 @@ void FidelityWatch::index(int id, const WatchFlow& f, Watched* added) {
     if (!path) return;
     for (std::size_t p = 0; p < path->size(); ++p) {
       std::vector<Crossing>& on = by_edge_[static_cast<std::size_t>((*path)[p])];
+      if (pool_at(f, (*path)[p], request)) pooled_on_[static_cast<std::size_t>((*path)[p])] += added ? 1 : -1;
       if (added) {
         on.push_back({id, static_cast<int>(p), request, f.owner, added});
       } else {
@@ -643,19 +651,30 @@ void FidelityWatch::pooled_credit_limited(const WatchFlow& f, std::vector<Cause>
     int copies = 0;
     for (const Crossing& c : by_edge_[e]) {
       const WatchFlow& g = c.watched->flow;
-      const WatchFlow::CreditPool* q = pool_at(g, p.edge, c.request);
-      if (!q || credit_class(g, c.request) != cls || vc_of_(p.edge, g.tc) != vc) continue;
-      headers += c.watched->rate * q->credit_ns_per_unit;
-      data += c.watched->rate * q->data_ns_per_unit;
+      if (credit_class(g, c.request) != cls || vc_of_(p.edge, g.tc) != vc) continue;
+      const WatchFlow::CreditPool q = pool_at(g, p.edge, c.request) ? *pool_at(g, p.edge, c.request) : full_size(g, c.request, p);
+      headers += c.watched->rate * q.credit_ns_per_unit;
+      data += c.watched->rate * q.data_ns_per_unit;
       copies += c.watched->rate > 0;
     }
     if (copies < 2 || !(headers > 1.03 * p.headers || data > 1.03 * p.data)) continue;
     for (const Crossing& c : by_edge_[e]) {
       const WatchFlow& g = c.watched->flow;
-      if (pool_at(g, p.edge, c.request) && credit_class(g, c.request) == cls && vc_of_(p.edge, g.tc) == vc)
+      if (credit_class(g, c.request) == cls && vc_of_(p.edge, g.tc) == vc)
         out.push_back({{Unrepresented::PooledCreditLoop, p.edge, p.edge}, c.id});
     }
   }
+}
+
+// A copy with no pool entry on the link sends TLPs its credits could not run out on alone
+// (full-size ones: MPS, the completion size, MRds of MRRS), but they take credits of the
+// pool too: per unit of rate one TLP of that size, for pool p's round trip.
+WatchFlow::CreditPool FidelityWatch::full_size(const WatchFlow& g, bool request, const WatchFlow::CreditPool& p) {
+  WatchFlow::CreditPool q = p;
+  const double units = request ? g.request_tlp_bytes : g.data_tlp_bytes;
+  q.credit_ns_per_unit = units > 0 ? p.round_trip_ns / units : 0.0;
+  q.data_ns_per_unit = request ? 0.0 : q.credit_ns_per_unit * std::ceil(units / 16.0);
+  return q;
 }
 
 const WatchFlow::CreditPool* FidelityWatch::pool_at(const WatchFlow& f, int edge, bool request) {

@@ -129,6 +129,7 @@ struct WatchFlow {
     double credit_ns_per_unit = 0;  // header credits x ns
     double data_ns_per_unit = 0;    // data credits x ns
     double headers = kUnbounded, data = kUnbounded;
+    double round_trip_ns = 0;       // of one of its TLPs' credits there
   };
   std::vector<CreditPool> credit_pools{};
   // A read held to its tag window's pace (FlowFabric: by nothing else), whose cap takes a
@@ -306,6 +307,7 @@ class FidelityWatch {
   void touch_pools(const WatchFlow& f);
   void queue_at_completer(int id, const WatchFlow& f);
   void completer_waits(int id, const Watched& w, std::vector<Cause>& out) const;
+  static WatchFlow::CreditPool full_size(const WatchFlow& g, bool request, const WatchFlow::CreditPool& p);
   static const WatchFlow::CreditPool* pool_at(const WatchFlow& f, int edge, bool request);
   // As EdgeArbitration::buffered: posted (a write), non-posted (MRds), completion (a read's data).
   static int credit_class(const WatchFlow& f, bool request) { return request ? 1 : f.completions ? 2 : 0; }
@@ -357,6 +359,7 @@ class FidelityWatch {
   std::vector<Tail> tails_;  // copies that ended held, this instant (their successors start now)
   std::map<int, uint32_t> owner_of_ended_;  // ids of the copies in tails_
   std::vector<Removed> removed_;  // this instant's, not yet applied
+  std::vector<int> pooled_on_ = std::vector<int>(edges_.size(), 0);  // [edge] flows with a pool entry there
   std::vector<int> queueing_;  // reads added this instant that queue at their completer (queue_at_completer())
   TlpTime tlp_ns_;  // (set_tlp_time())
   // (edge, credit class, VC) -> (end, TLPs) of the copies with a shared credit loop there that

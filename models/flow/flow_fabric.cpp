@@ -139,6 +139,7 @@ flow::WatchFlow::CreditPool FlowFabric::pool_of(const Moving& m, const flow::Cre
   flow::WatchFlow::CreditPool p{l.edge, l.request, l.round_trip_ns * l.tlps / m.plan.volume, 0.0,
                                 e.credit_headers[cls], e.credit_data[cls]};
   p.data_ns_per_unit = p.credit_ns_per_unit * l.data_credits;
+  p.round_trip_ns = l.round_trip_ns;
   if (p.headers == flow::kUnbounded && p.data == flow::kUnbounded) p.headers = e.credit_tlps[cls];
   return p;
 }

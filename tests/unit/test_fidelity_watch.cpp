@@ -423,12 +423,15 @@ TEST(TlpTurns, ACopyLongerThan33SharerTlpsIsNotNamed) {
 struct PoolCase {
   std::vector<int> path0{0, 1}, path1{0, 2};
   FidelityWatch watch{{EdgeArbitration{}, EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
-  void start(double r1, double r2) {
+  // `second_pooled` false: copy 2 has no pool entry (its full-size TLPs of 64 units could not
+  // run the credits out alone) but takes them at the pool's 128 ns round trip all the same.
+  void start(double r1, double r2, bool second_pooled = true) {
     for (int id : {1, 2}) {
       WatchFlow w;
       w.data_path = id == 1 ? &path0 : &path1;
       w.owner = static_cast<uint32_t>(id);
-      w.credit_pools.push_back({0, false, 2.0, 0.0, 8.0, kUnbounded});
+      w.data_tlp_bytes = 64;
+      if (id == 1 || second_pooled) w.credit_pools.push_back({0, false, 2.0, 0.0, 8.0, kUnbounded, 128.0});
       watch.add(id, w);
       watch.set_rate(id, id == 1 ? r1 : r2);
     }
@@ -456,6 +459,15 @@ TEST(PooledCredits, CopiesWithinTheCreditsAreNotNamed) {
   PoolCase d;
   d.start(2.05, 2.05);
   EXPECT_EQ(d.sighting(), nullptr);
+}
+
+// A copy of full-size TLPs with no pool entry of its own still takes the pool's credits:
+// 2 x 2.5 + 128 / 64 x 2.5 = 10 against 8, both named.
+TEST(PooledCredits, ACopyWithoutAPoolEntryCountsAtFullSize) {
+  PoolCase c;
+  c.start(2.5, 2.5, false);
+  ASSERT_NE(c.sighting(), nullptr);
+  EXPECT_EQ(c.sighting()->owners, (std::vector<uint32_t>{1, 2}));
 }
 
 // One copy alone beyond its credits is a credit loop (CreditLoop), not a pool: 2 x 5 = 10

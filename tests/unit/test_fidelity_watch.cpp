@@ -4,6 +4,7 @@
 // where flow 2 (over 0 and 2, leaving by the other egress) waits behind them: head-of-line
 // blocking, keyed (HeadOfLine, 0, 1), for as long as both run.
 #include <gtest/gtest.h>
+#include <functional>
 #include <optional>
 #include <vector>
 #include "models/flow/fidelity_watch.h"
@@ -443,62 +444,51 @@ struct PoolCase {
   }
 };
 
+// The copies a pool started at rates r1 and r2 names (none: not named).
+std::vector<uint32_t> pool_names(double r1, double r2, bool second_pooled = true) {
+  PoolCase c;
+  c.start(r1, r2, second_pooled);
+  return c.sighting() ? c.sighting()->owners : std::vector<uint32_t>{};
+}
+
 // 2 x (2.5 + 2.5) = 10 credits against 8: both copies are named.
 TEST(PooledCredits, CopiesNeedingMoreCreditsTogetherAreNamed) {
-  PoolCase c;
-  c.start(2.5, 2.5);
-  ASSERT_NE(c.sighting(), nullptr);
-  EXPECT_EQ(c.sighting()->owners, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(pool_names(2.5, 2.5), (std::vector<uint32_t>{1, 2}));
 }
 
 // 2 x (2 + 1.9) = 7.8 credits: within the 8 advertised; 8.2 is within the 3 % margin.
 TEST(PooledCredits, CopiesWithinTheCreditsAreNotNamed) {
-  PoolCase c;
-  c.start(2.0, 1.9);
-  EXPECT_EQ(c.sighting(), nullptr);
-  PoolCase d;
-  d.start(2.05, 2.05);
-  EXPECT_EQ(d.sighting(), nullptr);
+  EXPECT_TRUE(pool_names(2.0, 1.9).empty());
+  EXPECT_TRUE(pool_names(2.05, 2.05).empty());
 }
 
 // A copy of full-size TLPs with no pool entry of its own still takes the pool's credits:
 // 2 x 2.5 + 128 / 64 x 2.5 = 10 against 8, both named.
 TEST(PooledCredits, ACopyWithoutAPoolEntryCountsAtFullSize) {
-  PoolCase c;
-  c.start(2.5, 2.5, false);
-  ASSERT_NE(c.sighting(), nullptr);
-  EXPECT_EQ(c.sighting()->owners, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(pool_names(2.5, 2.5, false), (std::vector<uint32_t>{1, 2}));
 }
 
 // One copy alone beyond its credits is a credit loop (CreditLoop), not a pool: 2 x 5 = 10
 // credits with the other stopped (rate 0).
-TEST(PooledCredits, OneCopyAloneIsNoPool) {
+TEST(PooledCredits, OneCopyAloneIsNoPool) { EXPECT_TRUE(pool_names(5.0, 0.0).empty()); }
+
+// How long a pool over its credits (2.5 + 2.5 against 8) is sighted in a run to 1000 ns
+// when `change` happens at `at_ns` (-1: never seen again).
+double pool_held_ns(const std::function<void(FidelityWatch&)>& change, double at_ns) {
   PoolCase c;
-  c.start(5.0, 0.0);
-  EXPECT_EQ(c.sighting(), nullptr);
+  c.start(2.5, 2.5);
+  change(c.watch);
+  c.watch.look(at_ns);
+  c.watch.finish(1000);
+  return c.sighting() ? c.sighting()->total_ns : -1;
 }
 
 // The sighting holds while the rates need more than the credits: from 0 to 100 ns, when
-// copy 2's rate falls (7 credits in all), not to the end of the run.
-TEST(PooledCredits, TheSightingEndsWhenTheRatesFall) {
-  PoolCase c;
-  c.start(2.5, 2.5);
-  c.watch.set_rate(2, 1.0);
-  c.watch.look(100);
-  c.watch.finish(1000);
-  ASSERT_NE(c.sighting(), nullptr);
-  EXPECT_DOUBLE_EQ(c.sighting()->total_ns, 100);
-}
-
-// Copy 2 ends at 40 ns: copy 1 alone (5 credits) is no pool from then on.
-TEST(PooledCredits, TheSightingEndsWithACopyOfThePool) {
-  PoolCase c;
-  c.start(2.5, 2.5);
-  c.watch.remove(2, 40);
-  c.watch.look(40);
-  c.watch.finish(1000);
-  ASSERT_NE(c.sighting(), nullptr);
-  EXPECT_DOUBLE_EQ(c.sighting()->total_ns, 40);
+// copy 2's rate falls (7 credits in all), not to the end of the run; and from 0 to 40 ns,
+// when copy 2 ends (copy 1 alone, 5 credits, is no pool).
+TEST(PooledCredits, TheSightingEndsWhenTheRatesFallOrACopyLeaves) {
+  EXPECT_DOUBLE_EQ(pool_held_ns([](FidelityWatch& w) { w.set_rate(2, 1.0); }, 100), 100);
+  EXPECT_DOUBLE_EQ(pool_held_ns([](FidelityWatch& w) { w.remove(2, 40); }, 40), 40);
 }
 
 }  // namespace

@@ -107,13 +107,15 @@ struct WatchFlow {
   // on its request path (a read's MRds) rather than its data path.
   std::vector<std::pair<int, bool>> credit_loops;
   // Edges whose credits could not carry its pace either, but hold all its TLPs of the class
-  // (TransferPlan::shared_credit_loops): (edge, request path?, the credits' round trip, ns).
+  // (TransferPlan::shared_credit_loops): (edge, request path?, the credits' round trip, ns,
+  // the TLPs of its size they hold).
   struct SharedLoop {
     int edge = 0;
     bool request = false;
     double round_trip_ns = 0;
+    double window = kUnbounded;  // TLPs of its size the credits hold (flow::Edge::window_tlps())
     bool operator==(const SharedLoop& o) const {
-      return edge == o.edge && request == o.request && round_trip_ns == o.round_trip_ns;
+      return edge == o.edge && request == o.request && round_trip_ns == o.round_trip_ns && window == o.window;
     }
   };
   std::vector<SharedLoop> shared_credit_loops{};
@@ -299,6 +301,7 @@ class FidelityWatch {
   double tlp_ns(int edge, const WatchFlow& f, bool request) const;
   double longest_tlp_ns(const WatchFlow& f) const;
   void tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const;
+  void sharers_of_turns(int id, int e, std::vector<Cause>& out) const;
   bool short_copy(const WatchFlow& f) const;
   static double turns_bound(const WatchFlow& f);
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);

@@ -111,7 +111,7 @@ void FlowFabric::start(Copy c) {
       }
     for (const flow::CreditLoop& l : moved.plan.credit_loops) w.credit_loops.emplace_back(l.edge, l.request);
     for (const flow::CreditLoop& l : moved.plan.shared_credit_loops)
-      w.shared_credit_loops.push_back({l.edge, l.request, l.round_trip_ns});
+      w.shared_credit_loops.push_back({l.edge, l.request, l.round_trip_ns, l.window});
     for (const flow::CreditLoop& l : moved.plan.credit_pools) w.credit_pools.push_back(pool_of(moved, l));
     w.completer_delay_ns = completer_delay_ns(moved);
     w.peak_bytes_per_ns = peak_bytes_per_ns(moved);

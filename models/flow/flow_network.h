@@ -102,6 +102,7 @@ struct CreditLoop {
   double round_trip_ns = 0;  // a TLP's credits' round trip there (credit_loop_cap())
   double tlps = 0;          // the copy's TLPs of the class there
   double data_credits = 0;  // the data credits one of them takes (its mean payload's; 0 for an MRd)
+  double window = 0;        // how many of them the credits hold (Edge::window_tlps())
 };
 
 struct TransferPlan {

@@ -283,6 +283,32 @@ TEST(FlowNetwork, CreditsThatBindACopyAloneAreFound) {
   EXPECT_TRUE(plan_transfer(one_link(1), FabricParams{}, t).credit_loops.empty());
 }
 
+// A turn is one TLP whatever its size: a hop's units per TLP are the copy's bytes over its
+// TLPs (MPS 256, MRRS 512): 64 B in one; 293 B in two, 146.5; 1 MiB at 256; a 1000 B read's
+// two MRds 500 each and its four CplDs (completion size 256) 250.
+TEST(FlowNetwork, ATurnCarriesTheCopysMeanTlp) {
+  Network n;
+  const int a = n.add_node({}), b = n.add_node({});
+  Edge e;
+  e.from = a, e.to = b;
+  e.bytes_per_ns = 2;
+  e.overhead = {24, 24, 20, 20};
+  n.add_edge(e);
+  Edge back = e;
+  back.from = b, back.to = a;
+  n.add_edge(back);
+  const auto tlp_of = [&](uint64_t bytes, bool read, std::size_t hop) {
+    TransferSpec t;
+    t.requester = 0, t.remote = 1, t.bytes = bytes, t.read = read;
+    return plan_transfer(n, FabricParams{}, t).flow.path.at(hop).tlp;
+  };
+  EXPECT_DOUBLE_EQ(tlp_of(64, false, 0), 64);
+  EXPECT_DOUBLE_EQ(tlp_of(293, false, 0), 146.5);
+  EXPECT_DOUBLE_EQ(tlp_of(1 << 20, false, 0), 256);
+  EXPECT_DOUBLE_EQ(tlp_of(1000, true, 0), 250);  // its data, back over edge 1
+  EXPECT_DOUBLE_EQ(tlp_of(1000, true, 1), 500);  // its MRds, over edge 0
+}
+
 // A receiver holds TLPs by its headers or its data credits (16 bytes each), whichever run out
 // first: 16 headers and 2048 data credits hold 16 TLPs of 64 or 256 B; 128 headers and 64
 // data credits hold 4 of 256 B, 16 of 64 B; an MRd takes no data credits.

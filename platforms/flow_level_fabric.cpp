@@ -28,6 +28,8 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
       return "credits that carry less per round trip than copies back to back, or side by side, could move";
     case flow::Unrepresented::PooledCreditLoop:
       return "credits of " + out + " that carry less per round trip than the copies sharing them move together";
+    case flow::Unrepresented::RequestsHeldBriefly:
+      return "a read's requests held back on " + out + " by copies of a few percent of its tag window";
   }
   return "";
 }
@@ -58,6 +60,11 @@ std::string effect(flow::Unrepresented what) {
              "credits its predecessor or a copy beside it took are not back yet, so the packet model sends the "
              "copies no faster than the credits return, where the fluid moves them at their share of the link "
              "(run with --fidelity packet, or give the link more credits)";
+    case flow::Unrepresented::RequestsHeldBriefly:
+      return "request-path transients not modelled: while short copies pass, the read's requests (MRds) wait their "
+             "turns, but its completions keep coming from the requests already out (its tag window), so in the "
+             "packet model its data do not slow, where the fluid holds the whole read to its requests' share of the "
+             "link while they run (run with --fidelity packet for the read's rate)";
     case flow::Unrepresented::PooledCreditLoop:
       return "credit-limited throughput not modelled: each copy alone needs fewer of the receiver's credits per "
              "round trip than it advertises (in one class and VC), but the copies together need more, so the "

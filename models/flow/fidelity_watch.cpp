@@ -322,6 +322,7 @@ void FidelityWatch::examine(int id, Watched& w) {
   completer_waits(id, w, found);
   pooled_credit_limited(w.flow, found);
   tlp_turns(id, w.flow, found);
+  if (w.flow.window > 0) requests_held_briefly(id, w.flow, found);
   found.insert(found.end(), w.tails.begin(), w.tails.end());
   std::vector<Key>& causes = causes_;  // (the buffers swap: no allocation per examination)
   causes.clear();
@@ -350,7 +351,7 @@ Sighting& FidelityWatch::sighting(const Key& key) {
 // TLP turns concern the short copy alone (tlp_turns()): its sharers do not move by it.
 void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   Sighting& who = sighting(key);
-  const bool alone = std::get<0>(key) == Unrepresented::TlpTurns;
+  const bool alone = std::get<0>(key) == Unrepresented::TlpTurns || std::get<0>(key) == Unrepresented::RequestsHeldBriefly;
   if (!alone) who.concerns(owner);
   const auto it = flows_.find(about);
   if (it == flows_.end()) {
@@ -586,6 +587,26 @@ void FidelityWatch::sharers_of_turns(int id, int e, std::vector<Cause>& out) con
   const int above = vc_of_(e, flows_.at(id).flow.tc);
   for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
     if (c.id != id && vc_of_(e, c.watched->flow.tc) < above) out.push_back({{Unrepresented::TlpTurns, e, e}, c.id});
+}
+
+// A read held to its share of a link on its request path (its MRds') by copies of at most
+// 3 % of its tag window: in the packet model its completions keep coming from the requests
+// already out while its MRds wait, so waits that short cost its data nothing, where the
+// fluid holds the whole read to its requests' share while those copies run (a user trial:
+// 4 KiB reads 32 deep, 32 KiB of tags, beside 128 B writes 16 deep up one uplink under round
+// robin, 96.2 Gb/s in the packet model against the fluid's 82.3, and 41.2 under WRR 3:1 for
+// the writes, unnamed; a 64 KiB read beside one 4 KiB write, 3.1 % of its window, agrees
+// within 0.2 %). Named for the read alone: the short copies take their turns in both.
+void FidelityWatch::requests_held_briefly(int id, const WatchFlow& f, std::vector<Cause>& out) const {
+  if (!f.request_path) return;
+  for (int e : f.held) {
+    if (std::find(f.request_path->begin(), f.request_path->end(), e) == f.request_path->end()) continue;
+    for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
+      if (c.id != id && !c.request && c.watched->flow.bytes <= 0.03 * f.window) {
+        out.push_back({{Unrepresented::RequestsHeldBriefly, e, e}, id});
+        break;
+      }
+  }
 }
 
 // The sharers' turn (one TLP of each) that moves copy f by 3 %: a turn T can delay it by T,

@@ -159,7 +159,8 @@ struct WatchFlow {
 };
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
-                           CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop };
+                           CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
+                           RequestsHeldBriefly };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -302,6 +303,7 @@ class FidelityWatch {
   double longest_tlp_ns(const WatchFlow& f) const;
   void tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   void sharers_of_turns(int id, int e, std::vector<Cause>& out) const;
+  void requests_held_briefly(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   bool short_copy(const WatchFlow& f) const;
   static double turns_bound(const WatchFlow& f);
   static void credit_limited(int id, const WatchFlow& f, std::vector<Cause>& out);

@@ -75,7 +75,8 @@ std::string effect(flow::Unrepresented what) {
       return "TLP-by-TLP turns not modelled: the packet model's arbiters turn whole TLPs, so a copy whose least time "
              "is under 33 of a sharer's TLPs on this link waits for one on the wire, or slips between them, by up to "
              "a TLP's time at a turn, where the fluid shares the link by the byte (its latency can differ by that "
-             "much; run with --fidelity packet for short copies' latencies)";
+             "much; under strict VC priority the gaps between short copies also let lower VCs' TLPs in, and the "
+             "copies there move faster in the packet model; run with --fidelity packet for short copies' latencies)";
     case flow::Unrepresented::OvertakenTail:
       return "queued tail not modelled: the ended copy's last TLPs still queue on the way and the next copy "
              "overtakes them, so it ends later than the fluid's, in the packet model";

@@ -76,7 +76,7 @@ void FidelityWatch::remove(int id, double now_ns) {
     while (!sent.empty() && sent.front().first < now_ns - l.round_trip_ns) sent.pop_front();
   }
   index(id, ended, nullptr);
-  Removed r{id, ended, *ended.data_path, {}, w.causes, w.dirty, !w.tails.empty()};
+  Removed r{id, ended, *ended.data_path, {}, w.causes, w.dirty, !w.tails.empty(), w.completer_waits_ns > 0};
   if (ended.request_path) r.request_path = *ended.request_path;
   r.flow.data_path = r.flow.request_path = nullptr;  // (the copies above, once it is applied)
   flows_.erase(it);
@@ -91,7 +91,7 @@ std::vector<FidelityWatch::Removed>::iterator FidelityWatch::same_as_removed(con
   const auto empty_or = [](const std::vector<int>* p) { return p ? *p : std::vector<int>{}; };
   return std::find_if(removed_.begin(), removed_.end(), [&](const Removed& r) {
     const WatchFlow& e = r.flow;
-    if (r.had_tails || !f.shared_credit_loops.empty() || !e.shared_credit_loops.empty() || !f.credit_pools.empty() ||
+    if (r.had_tails || r.waited || !f.shared_credit_loops.empty() || !e.shared_credit_loops.empty() || !f.credit_pools.empty() ||
         !e.credit_pools.empty() || e.tc != f.tc || e.completions != f.completions || e.owner != f.owner ||
         e.window != f.window || e.data_tlps != f.data_tlps || e.request_tlps != f.request_tlps ||
         e.request_burst_bytes != f.request_burst_bytes ||
@@ -263,7 +263,7 @@ void FidelityWatch::look(double now_ns) {
     if (const auto it = flows_.find(id); it != flows_.end()) queue_at_completer(id, it->second.flow);
   queueing_.clear();
   ++looks_;
-  for (std::size_t k = 0; k < dirty_.size(); ++k) {  // (an examination may mark more)
+  for (std::size_t k = 0; k < dirty_.size(); ++k) {
     const int id = dirty_[k];
     const auto it = flows_.find(id);
     if (it != flows_.end() && it->second.dirty) examine(id, it->second);
@@ -348,7 +348,9 @@ Sighting& FidelityWatch::sighting(const Key& key) {
 // A sighting concerns the flow causing it (`owner`), the one it affects (`about`), and the
 // flows sharing a saturated link (some flow held there) with that one: it moves at another
 // rate than the fluid's, and so, in turn, do they (a knock-on).
-// TLP turns concern the short copy alone (tlp_turns()): its sharers do not move by it.
+// TLP turns concern the copies the rule names alone (tlp_turns(): the short copy, and under
+// strict VC priority the lower VCs' copies beside it), not their sharers in turn; so do a
+// read's requests held briefly (requests_held_briefly()).
 void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   Sighting& who = sighting(key);
   const bool alone = std::get<0>(key) == Unrepresented::TlpTurns || std::get<0>(key) == Unrepresented::RequestsHeldBriefly;
@@ -552,8 +554,8 @@ double FidelityWatch::longest_tlp_ns(const WatchFlow& f) const {
 // Where one TLP of each sharer there (a turn) can move the copy's time by 3 % or more
 // (turns_bound()), its latency can move by that much (a user trial: 256 B writes beside
 // 1000 B ones up a store-and-forward switch's Gen3 x8 uplink, p50 287 ns in the packet model
-// against the fluid's 326, unnamed). Named for the short copy alone: its sharers, many TLPs
-// long, do not move by it. The cause lives with the short copy, which a sharer's start or end
+// against the fluid's 326, unnamed). Named for the short copy: its sharers, many TLPs long,
+// do not move by it, except in lower VCs under strict VC priority (sharers_of_turns()). The cause lives with the short copy, which a sharer's start or end
 // on its links marks for a look again (touch_held_on()), so it holds while both run.
 void FidelityWatch::tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& out) const {
   if (!short_copy(f)) return;
@@ -580,7 +582,8 @@ void FidelityWatch::tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& ou
 // of a lower VC in, which then holds them up for its whole time: the sharers in lower VCs move
 // too (a user trial: 456 B copies two deep in a strict VC above 64 KiB ones on a x4 link,
 // the 64 KiB copies 41 % slower in the fluid, unnamed; with round robin VCs both agree).
-// Those are named too.
+// Those are named too, with a starvation guard or without (the trial's guard of 64 changed
+// nothing).
 void FidelityWatch::sharers_of_turns(int id, int e, std::vector<Cause>& out) const {
   const SharePolicy& vcs = edges_[static_cast<std::size_t>(e)].vc;
   if (vcs.kind != ShareKind::Strict) return;
@@ -590,7 +593,8 @@ void FidelityWatch::sharers_of_turns(int id, int e, std::vector<Cause>& out) con
 }
 
 // A read held to its share of a link on its request path (its MRds') by copies of at most
-// 3 % of its tag window: in the packet model its completions keep coming from the requests
+// 3 % of its tag window (all the data copies there: a long one holds it as the fluid does):
+// in the packet model its completions keep coming from the requests
 // already out while its MRds wait, so waits that short cost its data nothing, where the
 // fluid holds the whole read to its requests' share while those copies run (a user trial:
 // 4 KiB reads 32 deep, 32 KiB of tags, beside 128 B writes 16 deep up one uplink under round
@@ -598,14 +602,15 @@ void FidelityWatch::sharers_of_turns(int id, int e, std::vector<Cause>& out) con
 // the writes, unnamed; a 64 KiB read beside one 4 KiB write, 3.1 % of its window, agrees
 // within 0.2 %). Named for the read alone: the short copies take their turns in both.
 void FidelityWatch::requests_held_briefly(int id, const WatchFlow& f, std::vector<Cause>& out) const {
-  if (!f.request_path) return;
+  // (First, whether the smallest copy seen could be one: a read on a busy root port would
+  // otherwise walk every crossing there at each look.)
+  if (!f.request_path || least_bytes_ > 0.03 * f.window) return;
   for (int e : f.held) {
     if (std::find(f.request_path->begin(), f.request_path->end(), e) == f.request_path->end()) continue;
+    bool brief = false;  // every copy beside it there short (a long one holds it as the fluid does)
     for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-      if (c.id != id && !c.request && c.watched->flow.bytes <= 0.03 * f.window) {
-        out.push_back({{Unrepresented::RequestsHeldBriefly, e, e}, id});
-        break;
-      }
+      if (c.id != id && !c.request && !(brief = c.watched->flow.bytes <= 0.03 * f.window)) break;
+    if (brief) out.push_back({{Unrepresented::RequestsHeldBriefly, e, e}, id});
   }
 }
 
@@ -703,11 +708,12 @@ void FidelityWatch::pooled_credit_limited(const WatchFlow& f, std::vector<Cause>
 }
 
 // A copy with no pool entry on the link sends TLPs its credits could not run out on alone
-// (full-size ones: MPS, the completion size, MRds of MRRS), but they take credits of the
-// pool too: per unit of rate one TLP of that size, for pool p's round trip.
+// (mostly full-size ones: MPS, the completion size, MRds of MRRS), but they take credits of
+// the pool too: per unit of rate one TLP of its mean size, for pool p's round trip.
 WatchFlow::CreditPool FidelityWatch::full_size(const WatchFlow& g, bool request, const WatchFlow::CreditPool& p) {
   WatchFlow::CreditPool q = p;
-  const double units = request ? g.request_tlp_bytes : g.data_tlp_bytes;
+  const double per = request ? g.request_tlp_bytes : g.data_tlp_bytes;
+  const double units = per > 0 && g.bytes > 0 ? g.bytes / tlps(g, request) : per;  // its mean TLP
   q.credit_ns_per_unit = units > 0 ? p.round_trip_ns / units : 0.0;
   q.data_ns_per_unit = request ? 0.0 : q.credit_ns_per_unit * std::ceil(units / 16.0);
   return q;

@@ -49,6 +49,11 @@
 //   move alone (few credits, or a long flight: flow_network.h, credit_loop_cap()); the
 //   packet model sends a window and waits for its credits, the fluid moves the copy at its
 //   share of the link (1 MiB over a Gen4 x16 link of 1 us flight: 67.7 us against 41.4);
+// - waits behind other reads' windows at a completer, which a read held to its tag window's
+//   pace cannot catch up on: counted for reads below a queueing one in the completer's strict
+//   VC order, named at 3 % of its least time (completer_waits());
+// - a read's requests held on its request path by copies of at most 3 % of its window, which
+//   its window absorbs in the packet model (requests_held_briefly());
 // - credits pooled beyond their pace: copies of one class and VC whose rates together need
 //   more of a receiver's credits per round trip than it has, though each alone needs fewer
 //   (a user trial: four Gen3 x4 GPUs writing 1 MiB copies up a Gen4 x16 link of 8 posted-
@@ -272,6 +277,7 @@ class FidelityWatch {
     std::vector<int> data_path, request_path;
     std::vector<Key> causes;
     bool dirty, had_tails;
+    bool waited = false;  // it waited at its completer (its own count: no stand-in takes it)
   };
   // The sightings whose crossings on an edge look number `in` counted (concern()).
   struct Merged {

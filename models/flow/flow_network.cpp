@@ -1,4 +1,5 @@
 #include "models/flow/flow_network.h"
+#include "models/pcie/credits.h"
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -42,28 +43,48 @@ double tag_window_cap(const Network& n, const FabricParams& p, const TransferSpe
 // ns); but the credits it takes are still out when its engine's next copy starts, so a
 // stream of such copies is bound as one (shared_credit_loops: a user trial's 100 B writes
 // behind 4 posted-header credits, 12.1 Gb/s in the packet model against the fluid's 20.3).
+// The most that copies crossing hop k's link like this one can move there together, in units
+// of rate: a data hop's link over its weight; a request hop's MRds, a few bytes each, could
+// ask far more, but their data come back over the same link the other way (the data hop
+// that mirrors it on a tree), which bounds them all (with the default 128 non-posted headers
+// an MRd pool would otherwise be found on every link, and the fidelity watch would add up
+// every read there at each change of rate: 1,024 GPUs went 0.33 -> 1.2 s per simulated ms).
+double pool_bound(const Network& n, const TransferPlan& plan, std::size_t k, std::size_t data_hops) {
+  const Hop& h = plan.flow.path[k];
+  if (k >= data_hops && plan.request_path.size() == data_hops) {
+    const Hop& back = plan.flow.path[data_hops - 1 - (k - data_hops)];
+    return back.weight > 0 ? n.edge(back.edge).bytes_per_ns / back.weight : kUnbounded;
+  }
+  return h.weight > 0 ? n.edge(h.edge).bytes_per_ns / h.weight : kUnbounded;
+}
+
 // TLPs are the copy's own: a copy smaller than MPS (or the completion size) sends smaller
 // ones, which the headers, not the data credits, run out on (a user trial: 64 B writes 64 deep
 // behind 16 posted headers, 30.8 Gb/s in the packet model against the fluid's 82.2, unnamed
 // while the window was counted in 256 B TLPs), and a read asks one MRd per copy under MRRS.
 void find_credit_loops(const Network& n, const FabricParams& p, const TransferSpec& t, TransferPlan& plan) {
   const double bytes = static_cast<double>(std::max<uint64_t>(1, t.bytes));
-  const double data = static_cast<double>(data_tlps(p, t.read, t.bytes));
-  const double requests = static_cast<double>(request_tlps(p, t.read, t.bytes));
+  const double data = static_cast<double>(std::max<uint64_t>(1, data_tlps(p, t.read, t.bytes)));
+  const double requests = static_cast<double>(std::max<uint64_t>(1, request_tlps(p, t.read, t.bytes)));
+  // Data credits (16 bytes each) of its TLPs, per TLP: full ones and a shorter last one.
+  const uint64_t full = data_tlp_bytes(p, t.read), tlp_count = static_cast<uint64_t>(data);
+  const uint64_t last = std::max<uint64_t>(1, t.bytes) - (tlp_count - 1) * full;
+  const double credits = static_cast<double>((tlp_count - 1) * ceil_div(full, 16) + ceil_div(last, 16)) / data;
   double alone = plan.flow.cap;
   for (const Hop& h : plan.flow.path)
     if (h.weight > 0) alone = std::min(alone, n.edge(h.edge).bytes_per_ns / h.weight);
-  for (const Hop& h : plan.flow.path) {
+  const std::size_t data_hops = plan.data_path.size();
+  for (std::size_t k = 0; k < plan.flow.path.size(); ++k) {
+    const Hop& h = plan.flow.path[k];
     const bool request = h.cls == static_cast<int>(CreditClass::NonPosted);
     const TlpType type = request ? TlpType::MRd : plan.data_type;
     const double count = request ? requests : data;
     const double mean = request ? 0.0 : bytes / count;  // payload per TLP
     const auto payload = static_cast<uint32_t>(std::lround(mean));
     const double loop = credit_loop_cap(n, h.edge, h.cls, type, payload, bytes / count);
-    const double link = h.weight > 0 ? n.edge(h.edge).bytes_per_ns / h.weight : kUnbounded;
-    if (!(loop < link)) continue;
+    if (!(loop < pool_bound(n, plan, k, data_hops))) continue;
     const CreditLoop l{h.edge, request, credit_round_trip_ns(n, h.edge, type, payload), count,
-                       request ? 0.0 : std::ceil(mean / 16.0), n.edge(h.edge).window_tlps(h.cls, mean)};
+                       request ? 0.0 : credits, n.edge(h.edge).window_tlps(h.cls, request ? 0.0 : credits)};
     plan.credit_pools.push_back(l);
     if (!(loop < alone)) continue;
     const bool fits = count <= l.window;
@@ -117,7 +138,7 @@ uint32_t data_tlp_bytes(const FabricParams& p, bool read) {
 // per round trip: a window over a round trip, as the tag window bounds a read
 // (docs/pcie-reference.md §3, "How credits limit throughput").
 double credit_loop_cap(const Network& n, int e, int cls, TlpType t, uint32_t payload, double units) {
-  const double window = n.edge(e).window_tlps(cls, t == TlpType::MRd ? 0.0 : static_cast<double>(payload));
+  const double window = n.edge(e).window_tlps(cls, static_cast<double>(credit_cost(t, payload).data));
   if (window == kUnbounded) return kUnbounded;
   const double round_trip = credit_round_trip_ns(n, e, t, payload);
   return round_trip > 0 ? window * units / round_trip : kUnbounded;
@@ -131,11 +152,11 @@ double credit_round_trip_ns(const Network& n, int e, TlpType t, uint32_t payload
   return serialize + edge.propagation_ns + held + edge.credit_return_ns;
 }
 
-double Edge::window_tlps(int cls, double payload) const {
+double Edge::window_tlps(int cls, double data_credits) const {
   const auto c = static_cast<std::size_t>(cls);
   if (credit_headers[c] == kUnbounded && credit_data[c] == kUnbounded) return credit_tlps[c];
   double n = credit_headers[c];
-  if (credit_data[c] != kUnbounded && payload > 0) n = std::min(n, std::floor(credit_data[c] / std::ceil(payload / 16.0)));
+  if (credit_data[c] != kUnbounded && data_credits > 0) n = std::min(n, std::floor(credit_data[c] / data_credits));
   return n;
 }
 

@@ -40,10 +40,11 @@ struct Edge {
 
   // One TLP's serialisation, rounded to the packet kernel's 1 ps (models/pcie/link_direction.h).
   double serialize_ns(TlpType t, uint32_t payload) const;
-  // TLPs of class `cls` with `payload` bytes each that the credits hold: the headers, or the
-  // data credits over one TLP's ceil(payload / 16) (PCIe Base Spec §2.6.1; docs/pcie-reference.md
-  // §3), whichever is fewer; credit_tlps where neither is given.
-  double window_tlps(int cls, double payload) const;
+  // TLPs of class `cls`, each taking `data_credits` data credits (16 bytes each: ceil(payload
+  // / 16) for one TLP, PCIe Base Spec §2.6.1, docs/pcie-reference.md §3; a copy's mean over
+  // its TLPs; 0 for an MRd), that the credits hold: the headers, or the data credits over
+  // that, whichever is fewer; credit_tlps where neither is given.
+  double window_tlps(int cls, double data_credits) const;
   // Wire bytes per payload byte of a copy of `bytes` cut into TLPs of at most `tlp_payload`
   // bytes: every TLP pays its overhead, the last, shorter one too (as the packet model sends
   // them). A copy of 0 bytes counts as one full TLP's.

@@ -25,9 +25,9 @@ struct Hop {
   bool ahead = false;   // served ahead of the fair share (see above; flat max-min only)
   int slot = 0;         // the requester it arrives through at the edge's egress (arbitrated_rates.h)
   // Units of the flow's rate one TLP carries on this hop (payload bytes: MPS for a write,
-  // the completion size for a read's data, MRRS for its MRds; a copy smaller than one TLP
-  // its bytes: its turn carries no more, tests/sim/test_flow_arbitration.cpp,
-  // ASmallCopysTurnCarriesItsOwnBytesInTheFluid). An egress arbitrates TLP by
+  // the completion size for a read's data, MRRS for its MRds; a copy of fewer TLPs than
+  // flow_network.h's kPooledTlps its bytes over its TLPs, as a turn is one TLP whatever its
+  // size: flow_network.cpp, mean_tlp()). An egress arbitrates TLP by
   // TLP, so the arbitrated rates divide turns in TLPs (arbitrated_rates.h); 1 divides in
   // units of rate. Flat max-min ignores it.
   double tlp = 1.0;

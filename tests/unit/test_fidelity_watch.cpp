@@ -424,14 +424,16 @@ TEST(TlpTurns, ACopyLongerThan33SharerTlpsIsNotNamed) {
 struct PoolCase {
   std::vector<int> path0{0, 1}, path1{0, 2};
   FidelityWatch watch{{EdgeArbitration{}, EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
-  // `second_pooled` false: copy 2 has no pool entry (its full-size TLPs of 64 units could not
-  // run the credits out alone) but takes them at the pool's 128 ns round trip all the same.
+  // `second_pooled` false: copy 2 has no pool entry (640 B in five TLPs of 128 units: they
+  // could not run the credits out alone) but takes them at the pool's 128 ns round trip all
+  // the same, 1 credit-ns per unit.
   void start(double r1, double r2, bool second_pooled = true) {
     for (int id : {1, 2}) {
       WatchFlow w;
       w.data_path = id == 1 ? &path0 : &path1;
       w.owner = static_cast<uint32_t>(id);
-      w.data_tlp_bytes = 64;
+      w.bytes = 640;
+      w.data_tlp_bytes = 128;
       if (id == 1 || second_pooled) w.credit_pools.push_back({0, false, 2.0, 0.0, 8.0, kUnbounded, 128.0});
       watch.add(id, w);
       watch.set_rate(id, id == 1 ? r1 : r2);
@@ -462,10 +464,28 @@ TEST(PooledCredits, CopiesWithinTheCreditsAreNotNamed) {
   EXPECT_TRUE(pool_names(2.05, 2.05).empty());
 }
 
-// A copy of full-size TLPs with no pool entry of its own still takes the pool's credits:
-// 2 x 2.5 + 128 / 64 x 2.5 = 10 against 8, both named.
-TEST(PooledCredits, ACopyWithoutAPoolEntryCountsAtFullSize) {
-  EXPECT_EQ(pool_names(2.5, 2.5, false), (std::vector<uint32_t>{1, 2}));
+// A copy of full-size TLPs with no pool entry of its own still takes the pool's credits, at
+// its own TLPs' size: 2 x 2.5 + 1 x 4 = 9 against 8, both named; 2 x 2.5 + 1 x 2 = 7 is not.
+TEST(PooledCredits, ACopyWithoutAPoolEntryCountsAtItsOwnTlps) {
+  EXPECT_EQ(pool_names(2.5, 4.0, false), (std::vector<uint32_t>{1, 2}));
+  EXPECT_TRUE(pool_names(2.5, 2.0, false).empty());
+}
+
+// Data credits bind as headers do: two copies holding 4 data-credit-ns per unit each at 2.5
+// hold 20 of the 16 advertised (their headers, 0.1 each, are far from binding).
+TEST(PooledCredits, DataCreditsPoolToo) {
+  const std::vector<int> p0{0, 1}, p1{0, 2};
+  FidelityWatch watch{{EdgeArbitration{}, EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
+  for (int id : {1, 2}) {
+    WatchFlow w;
+    w.data_path = id == 1 ? &p0 : &p1;
+    w.owner = static_cast<uint32_t>(id);
+    w.credit_pools.push_back({0, false, 0.1, 4.0, kUnbounded, 16.0, 128.0});
+    watch.add(id, w);
+    watch.set_rate(id, 2.5);
+  }
+  watch.look(0);
+  EXPECT_EQ(watch.sightings().count({Unrepresented::PooledCreditLoop, 0, 0}), 1u);
 }
 
 // One copy alone beyond its credits is a credit loop (CreditLoop), not a pool: 2 x 5 = 10

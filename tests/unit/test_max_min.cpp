@@ -310,23 +310,25 @@ TEST(FlowNetwork, ATurnCarriesTheCopysMeanTlp) {
 }
 
 // A receiver holds TLPs by its headers or its data credits (16 bytes each), whichever run out
-// first: 16 headers and 2048 data credits hold 16 TLPs of 64 or 256 B; 128 headers and 64
-// data credits hold 4 of 256 B, 16 of 64 B; an MRd takes no data credits.
+// first: 16 headers and 2048 data credits hold 16 TLPs of 64 B (4 credits) or 256 B (16);
+// 128 headers and 64 data credits hold 4 of 256 B, 16 of 64 B, 9 of 100 B (7 credits) and
+// 6 of a 293 B copy's TLPs (256 + 37 B: 16 + 3 credits, 9.5 each); an MRd takes none.
 TEST(FlowNetwork, ACreditWindowCountsTheCopysOwnTlps) {
   Edge e;
   e.credit_headers = {16, 8, kUnbounded};
   e.credit_data = {2048, kUnbounded, kUnbounded};
-  EXPECT_EQ(e.window_tlps(0, 64), 16);
-  EXPECT_EQ(e.window_tlps(0, 256), 16);
+  EXPECT_EQ(e.window_tlps(0, 4), 16);
+  EXPECT_EQ(e.window_tlps(0, 16), 16);
   EXPECT_EQ(e.window_tlps(1, 0), 8);
   e.credit_headers[0] = 128;
   e.credit_data[0] = 64;
-  EXPECT_EQ(e.window_tlps(0, 256), 4);
-  EXPECT_EQ(e.window_tlps(0, 64), 16);
-  EXPECT_EQ(e.window_tlps(0, 100), 9);  // 7 data credits each
+  EXPECT_EQ(e.window_tlps(0, 16), 4);
+  EXPECT_EQ(e.window_tlps(0, 4), 16);
+  EXPECT_EQ(e.window_tlps(0, 7), 9);
+  EXPECT_EQ(e.window_tlps(0, 9.5), 6);
   // Neither given: the full-size count.
   e.credit_tlps[2] = 5;
-  EXPECT_EQ(e.window_tlps(2, 64), 5);
+  EXPECT_EQ(e.window_tlps(2, 4), 5);
 }
 
 }  // namespace

@@ -30,6 +30,10 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
       return "credits of " + out + " that carry less per round trip than the copies sharing them move together";
     case flow::Unrepresented::RequestsHeldBriefly:
       return "a read's requests held back on " + out + " by copies of a few percent of its tag window";
+    case flow::Unrepresented::BurstAbove:
+      return "a read's tag window bursting onto " + out + " above lower VCs (strict VC priority)";
+    case flow::Unrepresented::TagQueueingBelow:
+      return "a read held to its tag window's pace below a higher VC's traffic on " + out + " (strict VC priority)";
   }
   return "";
 }
@@ -60,6 +64,15 @@ std::string effect(flow::Unrepresented what) {
              "credits its predecessor or a copy beside it took are not back yet, so the packet model sends the "
              "copies no faster than the credits return, where the fluid moves them at their share of the link "
              "(run with --fidelity packet, or give the link more credits)";
+    case flow::Unrepresented::BurstAbove:
+      return "start-up transient not modelled: the read's first tags x MRRS bytes arrive in a burst, which strict "
+             "VC priority sends ahead of every lower VC's TLPs on this link, so their copies wait it out in the packet "
+             "model, where the fluid leaves them their pace on a link with room";
+    case flow::Unrepresented::TagQueueingBelow:
+      return "queueing in the round trip not modelled: under strict VC priority its requests or completions wait "
+             "behind the higher VCs' TLPs queued ahead of them (a request's completions come in a burst), and each "
+             "wait adds to the round trip that sets its pace, so it moves slower in the packet model, where the fluid "
+             "gives it its pace on a link with room (give it the higher VC, more tags, or run with --fidelity packet)";
     case flow::Unrepresented::RequestsHeldBriefly:
       return "request-path transients not modelled: while short copies pass, the read's requests (MRds) wait their "
              "turns, but its completions keep coming from the requests already out (its tag window), so in the "

@@ -52,6 +52,9 @@
 // - waits behind other reads' windows at a completer, which a read held to its tag window's
 //   pace cannot catch up on: counted for reads below a queueing one in the completer's strict
 //   VC order, named at 3 % of its least time (completer_waits());
+// - strict VC priority on a link with room: a read's window bursting ahead of a lower VC's
+//   copy, or a read held to its window's pace below a running higher VC (burst_above(),
+//   tag_queueing());
 // - a read's requests held on its request path by copies of at most 3 % of its window, which
 //   its window absorbs in the packet model (requests_held_briefly());
 // - credits pooled beyond their pace: copies of one class and VC whose rates together need
@@ -165,7 +168,7 @@ struct WatchFlow {
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
-                           RequestsHeldBriefly };
+                           RequestsHeldBriefly, TagQueueingBelow, BurstAbove };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -303,6 +306,7 @@ class FidelityWatch {
   void holding_back(int id, const WatchFlow& f, bool request, std::size_t at, bool standing,
                     std::vector<Cause>& out) const;
   void burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
+  void burst_above(int id, const WatchFlow& f, int e, std::vector<Cause>& out) const;
   void request_burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   bool burst_ahead(const WatchFlow& f, std::size_t k, const Crossing& c) const;
   double tlp_ns(int edge, const WatchFlow& f, bool request) const;
@@ -323,7 +327,7 @@ class FidelityWatch {
   // As EdgeArbitration::buffered: posted (a write), non-posted (MRds), completion (a read's data).
   static int credit_class(const WatchFlow& f, bool request) { return request ? 1 : f.completions ? 2 : 0; }
   static double tlps(const WatchFlow& f, bool request);
-  void tag_queueing(const WatchFlow& f, std::vector<Cause>& out) const;
+  void tag_queueing(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   void overtakes(int id, Watched& w);
   void concern(const Key& key, int about, uint32_t owner);
   int looked_up(std::array<int, 8>& vcs, int edge, int tc) const;  // vc_of_, kept in vcs[tc]

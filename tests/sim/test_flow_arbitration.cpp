@@ -3,6 +3,7 @@
 // `fidelity_notes`. Two GPUs write 4 MiB each to host memory through sw0's uplink (Gen3 x16
 // everywhere); alone a copy takes T, and the uplink is the only shared link.
 #include <gtest/gtest.h>
+#include <algorithm>
 #include "tests/sim/sim_helpers.h"
 
 using namespace arbsim;
@@ -767,9 +768,10 @@ const char* kCompleterQueue = "a read's tag window queued at its completer, leav
 
 TEST(FlowArbitration, ReadsWaitingOutAStreamsWindowsAtTheCompleterAreNamed) {
   SimOutcome o = reads_behind_a_stream("qos");
-  EXPECT_EQ(notes_at(o, "rc0_memory->rc0"), (std::vector<std::string>{kCompleterQueue}));
-  ASSERT_EQ(o.results["fidelity_notes"].size(), 1u);
-  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].dump(), "[\"a1\"]");
+  const std::vector<std::string> at = notes_at(o, "rc0_memory->rc0");
+  EXPECT_NE(std::find(at.begin(), at.end(), kCompleterQueue), at.end());
+  for (const auto& n : o.results["fidelity_notes"])
+    if (n["setting"] == kCompleterQueue) EXPECT_EQ(n["apps"].dump(), "[\"a1\"]");
 }
 
 TEST(FlowArbitration, ReadsTakingTurnsWithAStreamAtTheCompleterAreNotNamed) {
@@ -927,4 +929,61 @@ TEST(FlowArbitration, AReadsRequestsHeldBrieflyAreNamed) {
 // ... not beside 64 KiB writes, longer than its window, where both fidelities agree.
 TEST(FlowArbitration, AReadsRequestsHeldByLongCopiesAreNotNamed) {
   EXPECT_TRUE(run_yaml(reads_beside_writes_up("flow", 65536, 2)).results["fidelity_notes"].empty());
+}
+
+namespace {
+
+// gpu0 (8 tags, MRRS 1024, behind a x4 link) reads 2 MiB twice while gpu2 reads four 1 MiB
+// copies (256 KiB windows) until ~686 us; every link has 8 VCs, and the driver's `policy`
+// ranks the TCs. Under priority_l gpu2's TC goes above gpu0's, and each of gpu2's windows
+// bursts onto rc0->sw0 ahead of gpu0's completions (~16 us of a Gen3 x16 link).
+SimOutcome bursts_above(const char* fidelity, const char* policy) {
+  return run_yaml(std::string("platform:\n  name: p\n  mps: 128\n  mrrs: 1024\n"
+                              "  defaults: {link: {gen: 3, width: 16, latency_ns: 20, vcs: 8}}\n"
+                              "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch},"
+                              " {name: gpu0, type: gpu, tags: 8, copy_engines: 1}, {name: gpu2, type: gpu}]\n"
+                              "  links: [{up: rc0, down: sw0}, {up: sw0, down: gpu0, width: 4}, {up: sw0, down: gpu2, width: 8}]\n"
+                              "driver: {policy: ") + policy + "}\n"
+                  "sim: {fidelity: " + fidelity + ", time_ns: 2000000}\n"
+                  "apps:\n"
+                  "  - {name: a1, gpu: gpu2, type: stream, direction: h2d, size: {fixed: 1MiB}, count: 4}\n"
+                  "  - {name: a3, gpu: gpu0, type: copy_exec, h2d_bytes: 2MiB, kernel_ns: 10000, iterations: 2}\n");
+}
+
+const char* kBurstAbove = "a read's tag window bursting onto rc0->sw0 above lower VCs (strict VC priority)";
+
+}  // namespace
+
+// In the packet model gpu0's first copy, beside the bursts, is slower than its second, alone
+// after ~686 us (a user trial: 766.5 against 682.8 us; the fluid gives both 682.8)...
+TEST(FlowArbitration, AReadsWindowsAboveALowerVcHoldItBackInThePacketModel) {
+  SimOutcome o = bursts_above("packet", "priority_l");
+  const auto& a3 = app(o, "a3");
+  EXPECT_GT(a3["max_ns"].get<double>(), 1.05 * a3["p50_ns"].get<double>());
+}
+
+// ... which the fluid names for gpu0's copies;
+TEST(FlowArbitration, AReadsWindowsBurstingAboveALowerVcAreNamed) {
+  SimOutcome o = bursts_above("flow", "priority_l");
+  const std::vector<std::string> at = notes_at(o, "rc0->sw0");
+  ASSERT_EQ(at, (std::vector<std::string>{kBurstAbove}));
+  for (const auto& n : o.results["fidelity_notes"])
+    if (n["where"] == "rc0->sw0") EXPECT_NE(n["apps"].dump().find("a3"), std::string::npos);
+}
+
+// ... not under rr (round robin VCs), where both fidelities agree to the nanosecond.
+TEST(FlowArbitration, AReadsWindowsBesideRoundRobinVcsAreNotNamed) {
+  EXPECT_TRUE(bursts_above("flow", "rr").results["fidelity_notes"].empty());
+}
+
+// A read held to its tag window's pace (8 tags, 256 KiB) below a stream of reads that
+// priority_l ranks above it at host memory's strict VC arbiter: each of its requests'
+// completions can wait behind the stream's (8.6 % slower at p99 in the packet model, a user
+// trial, unnamed); named for it.
+TEST(FlowArbitration, ATagBoundReadBelowAHigherVcIsNamed) {
+  SimOutcome o = reads_behind_a_stream("priority_l");
+  const std::vector<std::string> at = notes_at(o, "rc0_memory->rc0");
+  EXPECT_NE(std::find(at.begin(), at.end(),
+                      "a read held to its tag window's pace below a higher VC's traffic on rc0_memory->rc0 (strict VC priority)"),
+            at.end());
 }

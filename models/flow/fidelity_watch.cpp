@@ -33,8 +33,7 @@ void FidelityWatch::add(int id, const WatchFlow& f) {
 void FidelityWatch::queue_at_completer(int id, const WatchFlow& f) {
   if (!(f.completer_delay_ns > 0) || f.data_path->empty()) return;
   const int e = f.data_path->front();
-  const SharePolicy& vcs = edges_[static_cast<std::size_t>(e)].vc;
-  if (vcs.kind != ShareKind::Strict || vcs.guard > 0) return;
+  if (!strict_at(e, true)) return;
   const int above = vc_of_(e, f.tc);
   for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
     if (c.id != id && !c.request && c.pos == 0 && vc_of_(e, c.watched->flow.tc) < above) {
@@ -499,8 +498,7 @@ void FidelityWatch::burst(int id, const WatchFlow& f, std::vector<Cause>& out) c
 // read, held its completions back for the ~16 us each took on a Gen3 x16 link, 766 us in the
 // packet model against the fluid's 683, unnamed). Named for that flow.
 void FidelityWatch::burst_above(int id, const WatchFlow& f, int e, std::vector<Cause>& out) const {
-  const SharePolicy& vcs = edges_[static_cast<std::size_t>(e)].vc;
-  if (vcs.kind != ShareKind::Strict || vcs.guard > 0) return;
+  if (!strict_at(e, true)) return;
   const int mine = vc_of_(e, f.tc);
   for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
     if (c.id != id && c.watched->flow.bytes * 0.03 <= f.window && vc_of_(e, c.watched->flow.tc) < mine)
@@ -603,8 +601,7 @@ void FidelityWatch::tlp_turns(int id, const WatchFlow& f, std::vector<Cause>& ou
 // Those are named too, with a starvation guard or without (the trial's guard of 64 changed
 // nothing).
 void FidelityWatch::sharers_of_turns(int id, int e, std::vector<Cause>& out) const {
-  const SharePolicy& vcs = edges_[static_cast<std::size_t>(e)].vc;
-  if (vcs.kind != ShareKind::Strict) return;
+  if (!strict_at(e, false)) return;
   const int above = vc_of_(e, flows_.at(id).flow.tc);
   for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
     if (c.id != id && vc_of_(e, c.watched->flow.tc) < above) out.push_back({{Unrepresented::TlpTurns, e, e}, c.id});
@@ -669,7 +666,7 @@ void FidelityWatch::tag_queueing(int id, const WatchFlow& f, std::vector<Cause>&
     for (int e : *path) {
       if (held_at(e)) {
         for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)]) out.push_back({{Unrepresented::TagQueueing, e, e}, c.id});
-      } else if (edges_[static_cast<std::size_t>(e)].vc.kind == ShareKind::Strict) {
+      } else if (strict_at(e, false)) {
         const int mine = vc_of_(e, f.tc);
         for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
           if (c.id != id && c.watched->rate > 0 && vc_of_(e, c.watched->flow.tc) > mine) {
@@ -793,6 +790,13 @@ bool FidelityWatch::queued_behind(const WatchFlow& f, double buffered, const Wat
 
 bool FidelityWatch::held_on(const WatchFlow& f, int edge) {
   return std::find(f.held.begin(), f.held.end(), edge) != f.held.end();
+}
+
+// Whether edge e's VC arbiter is strict priority (`unguarded`: and without a starvation
+// guard, whose floor lets a lower VC in).
+bool FidelityWatch::strict_at(int e, bool unguarded) const {
+  const SharePolicy& vcs = edges_[static_cast<std::size_t>(e)].vc;
+  return vcs.kind == ShareKind::Strict && !(unguarded && vcs.guard > 0);
 }
 
 bool FidelityWatch::held_at(int edge) const { return held_count_[static_cast<std::size_t>(edge)] > 0; }

@@ -333,6 +333,7 @@ class FidelityWatch {
   int looked_up(std::array<int, 8>& vcs, int edge, int tc) const;  // vc_of_, kept in vcs[tc]
   Sighting& sighting(const Key& key);
   bool held_at(int edge) const;
+  bool strict_at(int e, bool unguarded) const;
   static bool held_on(const WatchFlow& f, int edge);
   static bool queued_behind(const WatchFlow& f, double buffered, const WatchFlow& g, bool request);
   static bool queues_beyond(const WatchFlow& f);

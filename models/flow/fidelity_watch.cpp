@@ -720,6 +720,7 @@ void FidelityWatch::pooled_credit_limited(const WatchFlow& f, std::vector<Cause>
   for (const WatchFlow::CreditPool& p : f.credit_pools) {
     const int cls = credit_class(f, p.request), vc = vc_of_(p.edge, f.tc);
     const auto e = static_cast<std::size_t>(p.edge);
+    const std::size_t named = out.size();  // the pool's copies are named as they are added up
     double headers = 0, data = 0;  // out at the fluid's rates
     int copies = 0;
     for (const Crossing& c : by_edge_[e]) {
@@ -729,13 +730,9 @@ void FidelityWatch::pooled_credit_limited(const WatchFlow& f, std::vector<Cause>
       headers += c.watched->rate * q.credit_ns_per_unit;
       data += c.watched->rate * q.data_ns_per_unit;
       copies += c.watched->rate > 0;
+      out.push_back({{Unrepresented::PooledCreditLoop, p.edge, p.edge}, c.id});
     }
-    if (copies < 2 || !(headers > 1.03 * p.headers || data > 1.03 * p.data)) continue;
-    for (const Crossing& c : by_edge_[e]) {
-      const WatchFlow& g = c.watched->flow;
-      if (credit_class(g, c.request) == cls && vc_of_(p.edge, g.tc) == vc)
-        out.push_back({{Unrepresented::PooledCreditLoop, p.edge, p.edge}, c.id});
-    }
+    if (copies < 2 || !(headers > 1.03 * p.headers || data > 1.03 * p.data)) out.resize(named);
   }
 }
 

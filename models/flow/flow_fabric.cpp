@@ -131,16 +131,12 @@ void FlowFabric::start(Copy c) {
 }
 
 // A copy's share of a pool of credits (fidelity_watch.h, WatchFlow::CreditPool): its
-// credits out per unit of rate, and the receiver's credits of the class (credit_tlps where
-// the edge gives neither headers nor data).
+// credits out per unit of rate, and the receiver's credits of the class (Edge::credit_limits()).
 flow::WatchFlow::CreditPool FlowFabric::pool_of(const Moving& m, const flow::CreditLoop& l) const {
-  const flow::Edge& e = net_.edge(l.edge);
-  const auto cls = static_cast<std::size_t>(l.request ? 1 : m.copy.spec.read ? 2 : 0);
-  flow::WatchFlow::CreditPool p{l.edge, l.request, l.round_trip_ns * l.tlps / m.plan.volume, 0.0,
-                                e.credit_headers[cls], e.credit_data[cls]};
+  const auto [headers, data] = net_.edge(l.edge).credit_limits(l.cls);
+  flow::WatchFlow::CreditPool p{l.edge, l.request, l.round_trip_ns * l.tlps / m.plan.volume, 0.0, headers, data};
   p.data_ns_per_unit = p.credit_ns_per_unit * l.data_credits;
   p.round_trip_ns = l.round_trip_ns;
-  if (p.headers == flow::kUnbounded && p.data == flow::kUnbounded) p.headers = e.credit_tlps[cls];
   return p;
 }
 

@@ -83,7 +83,7 @@ void find_credit_loops(const Network& n, const FabricParams& p, const TransferSp
     const auto payload = static_cast<uint32_t>(std::lround(mean));
     const double loop = credit_loop_cap(n, h.edge, h.cls, type, payload, bytes / count);
     if (!(loop < pool_bound(n, plan, k, data_hops))) continue;
-    const CreditLoop l{h.edge, request, credit_round_trip_ns(n, h.edge, type, payload), count,
+    const CreditLoop l{h.edge, request, h.cls, credit_round_trip_ns(n, h.edge, type, payload), count,
                        request ? 0.0 : credits, n.edge(h.edge).window_tlps(h.cls, request ? 0.0 : credits)};
     plan.credit_pools.push_back(l);
     if (!(loop < alone)) continue;
@@ -152,12 +152,16 @@ double credit_round_trip_ns(const Network& n, int e, TlpType t, uint32_t payload
   return serialize + edge.propagation_ns + held + edge.credit_return_ns;
 }
 
-double Edge::window_tlps(int cls, double data_credits) const {
+std::array<double, 2> Edge::credit_limits(int cls) const {
   const auto c = static_cast<std::size_t>(cls);
-  if (credit_headers[c] == kUnbounded && credit_data[c] == kUnbounded) return credit_tlps[c];
-  double n = credit_headers[c];
-  if (credit_data[c] != kUnbounded && data_credits > 0) n = std::min(n, std::floor(credit_data[c] / data_credits));
-  return n;
+  if (credit_headers[c] == kUnbounded && credit_data[c] == kUnbounded) return {credit_tlps[c], kUnbounded};
+  return {credit_headers[c], credit_data[c]};
+}
+
+double Edge::window_tlps(int cls, double data_credits) const {
+  const auto [headers, data] = credit_limits(cls);
+  if (data == kUnbounded || data_credits <= 0) return headers;
+  return std::min(headers, std::floor(data / data_credits));
 }
 
 double Edge::serialize_ns(TlpType t, uint32_t payload) const {

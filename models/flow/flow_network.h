@@ -45,6 +45,9 @@ struct Edge {
   // its TLPs; 0 for an MRd), that the credits hold: the headers, or the data credits over
   // that, whichever is fewer; credit_tlps where neither is given.
   double window_tlps(int cls, double data_credits) const;
+  // The receiver's limits of class `cls` as {headers, data credits}: credit_tlps as headers
+  // where it advertises neither (a config that gives whole TLPs only).
+  std::array<double, 2> credit_limits(int cls) const;
   // Wire bytes per payload byte of a copy of `bytes` cut into TLPs of at most `tlp_payload`
   // bytes: every TLP pays its overhead, the last, shorter one too (as the packet model sends
   // them). A copy of 0 bytes counts as one full TLP's.
@@ -100,6 +103,7 @@ struct TransferSpec {
 struct CreditLoop {
   int edge = 0;
   bool request = false;  // on the request path (a read's MRds), else the data path
+  int cls = 0;           // its credit class there (CreditClass)
   double round_trip_ns = 0;  // a TLP's credits' round trip there (credit_loop_cap())
   double tlps = 0;          // the copy's TLPs of the class there
   double data_credits = 0;  // the data credits one of them takes (its mean payload's; 0 for an MRd)

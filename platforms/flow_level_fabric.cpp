@@ -15,6 +15,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::HeadOfLine: return "FIFO ingress (voq: false) behind " + held;
     case flow::Unrepresented::Backpressure: return "finite credits behind " + held;
     case flow::Unrepresented::Overdraw: return "infinite credits behind " + held;
+    case flow::Unrepresented::FillAhead: return "credits filled ahead of its pace by " + held;
     case flow::Unrepresented::SharedQueue: return "one ingress queue feeding several VCs of " + out + ", holding a flow back";
     case flow::Unrepresented::Transient: return "a read's tag window bursting onto the saturated " + out;
     case flow::Unrepresented::OvertakenTail: return "a copy that ended held back at " + out + ", its engine's next in another VC";
@@ -93,6 +94,12 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::OvertakenTail:
       return "queued tail not modelled: the ended copy's last TLPs still queue on the way and the next copy "
              "overtakes them, so it ends later than the fluid's, in the packet model";
+    case flow::Unrepresented::FillAhead:
+      return "credit fill not modelled: the held flow's egress here, blind to what lies beyond, gives it more "
+             "turns than its pace until its TLPs fill the receiver's credits, and gives them back when it ends, "
+             "so in the packet model the flows beside it (below it under strict priority, or held on this link) "
+             "wait up to the credits' worth of its TLPs at its start and move faster at its end, where the fluid "
+             "moves it at its pace throughout (run with --fidelity packet for their times)";
     case flow::Unrepresented::Overdraw:
       return "arbitration blind to what lies beyond not modelled: it keeps its full turn on the link in the packet "
              "model, and the other flows get less of the link";

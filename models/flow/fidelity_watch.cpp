@@ -423,6 +423,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
     const auto vc_next = [&](int tc) { return looked_up(next_vc, next, tc); };
     const int vc = vc_in(f.tc);
     bool shared_queue = false;
+    const double fill = credits && !standing && !request ? fill_delay_ns(id, f, in, e.buffered[cls]) : 0.0;
     for (const Crossing& c : by_edge_[static_cast<std::size_t>(in)]) {
       if (c.id == id) continue;
       const WatchFlow& g = c.watched->flow;
@@ -434,6 +435,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
         // queue toward `next` (f is held beyond it), and one queue feeding `next` in
         // different VCs leaves in its own order, not as next's VC arbiter divides.
         if (same_vc && j + 1 < at) out.push_back({{Unrepresented::Backpressure, in, next}, c.id});
+        else if (fill_ahead(fill, f, j, c)) out.push_back({{Unrepresented::FillAhead, in, next}, c.id});
         shared_queue = shared_queue || (same_vc && j + 1 == at && vc_next(g.tc) != vc_next(f.tc));
         // In the very queue f backs up (same port, VC and egress), a copy of fewer TLPs than
         // f's backlog there waits behind it; the fluid's share of the queue's drain holds only
@@ -444,6 +446,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
       }
       if (e.fifo_ingress && same_vc) out.push_back({{Unrepresented::HeadOfLine, in, next}, c.id});
       if (credits && same_vc) out.push_back({{Unrepresented::Backpressure, in, next}, c.id});
+      else if (fill_ahead(fill, f, j, c)) out.push_back({{Unrepresented::FillAhead, in, next}, c.id});
       // A standing queue (a tie) takes no more than its share of `in`: no overdraw.
       if (!credits && write && !standing) out.push_back({{Unrepresented::Overdraw, in, next}, c.id});
     }
@@ -453,6 +456,51 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
         out.push_back({{Unrepresented::SharedQueue, in, next}, x.id});
     if (!credits) break;
   }
+}
+
+// A flow held beyond `in` whose TLPs fill the receiver's credits there (a write, or a read's
+// completions where its tag window holds as many) and is not held at `in` itself: its egress
+// there, blind to what lies beyond, gives it more turns than its pace until the credits run
+// out, and gives them back when it ends (its last `buffered` TLPs are already past). The
+// fluid moves it at its pace throughout. While it fills, the flows it takes the turns from
+// lose B TLPs of its time in all, B the credits in TLPs: a flow below it under unguarded
+// strict priority waits the whole fill, B T / (1 - s) (T its TLP's time on `in`, s the share
+// of `in` its pace takes), and one held at `in` loses about as much. A user trial (priority_l,
+// guard 2): a 512 KiB push to a GPU behind an x4 link beside 256 KiB pushes to a GPU on x16,
+// both over one Gen3 x16 link: the short pushes took 30.39 us starting with it, 25.27 us
+// starting halfway, 27.25 us in the fluid (hand: B T / (1 - s) = 128 x 19.7 ns / 0.744 =
+// 3.39 us, 3.14 measured). Survey seed 30105: a GPU's reads on its lower engine behind its
+// d2h writes at a strict port arbiter, 1.8 % faster than the uplink they are held at, sent no
+// request for 229 us (hand: 128 x 17.7 ns / 0.018 = 126 us of fill, per copy). Named where that
+// delay is 3 % of the flow's least time or more. 0 where f cannot fill them.
+double FidelityWatch::fill_delay_ns(int id, const WatchFlow& f, int in, double buffered) const {
+  if (f.data_tlp_bytes <= 0 || !tlp_ns_ || f.bytes < buffered * f.data_tlp_bytes) return 0;
+  const double tlp_ns = tlp_ns_(in, f.completions ? TlpKind::Completion : TlpKind::Write, f.data_tlp_bytes);
+  const double pace = std::min(flows_.at(id).rate * tlp_ns / f.data_tlp_bytes, 0.999);
+  return buffered * tlp_ns / (1 - pace);
+}
+
+// Whether flow c crossing f's j-th data link loses `fill` ns to f filling the credits there
+// (fill_delay_ns()): held there, or below f under unguarded strict priority.
+bool FidelityWatch::fill_ahead(double fill, const WatchFlow& f, std::size_t j, const Crossing& c) const {
+  const WatchFlow& g = c.watched->flow;
+  if (!(fill > 0) || g.least_ns <= 0 || fill < 0.03 * g.least_ns) return false;
+  return held_on(g, (*f.data_path)[j]) || strictly_below(f, j, c);
+}
+
+// Whether c's flow is below f at f's j-th data link under strict priority with no starvation
+// guard: in a lower VC there, or in the same VC from a lower requester (port strict priority
+// goes by the slot: the highest first, as the packet model's arbiter has it).
+bool FidelityWatch::strictly_below(const WatchFlow& f, std::size_t j, const Crossing& c) const {
+  const int in = (*f.data_path)[j];
+  const WatchFlow& g = c.watched->flow;
+  const int vf = vc_of_(in, f.tc), vg = vc_of_(in, g.tc);
+  if (vf != vg) return strict_at(in, true) && vf > vg;
+  const SharePolicy& port = edges_[static_cast<std::size_t>(in)].port;
+  const std::vector<int>& slots = c.request ? g.request_slots : g.data_slots;
+  const auto at = static_cast<std::size_t>(c.pos);
+  if (port.kind != ShareKind::Strict || port.guard > 0 || j >= f.data_slots.size() || at >= slots.size()) return false;
+  return f.data_slots[j] > slots[at];
 }
 
 // A read's tag window arrives as a burst at its start: on each link of its data path up to

@@ -14,6 +14,10 @@
 //   moves up to the link before, and so on while it can fill the credits there;
 // - overdraw: with infinite credits, a held write keeps its full turn on the link, and the
 //   others get less of the link than the fluid gives them (a read's tag window stops it);
+// - credits filled ahead of the pace: with finite credits it can fill, a held flow not held
+//   on the link before gets more turns there than its pace until they run out (and gives
+//   them back at its end); a flow below it under unguarded strict priority, or held on that
+//   link, loses the credits' worth of its TLPs (fill_delay_ns());
 // - a shared queue: flows of one ingress queue that the held flow's egress carries in
 //   different VCs leave in the queue's order, not as that egress's VC arbiter divides;
 // - an overtaken tail: a copy held beyond its first link ends in the fluid when its data has
@@ -154,6 +158,9 @@ struct WatchFlow {
   // Payload bytes per TLP on its data path (MPS, or a read's completion size) and per request
   // on its request path (MRRS): how many TLPs it queues (0: not known, not counted).
   double data_tlp_bytes = 0, request_tlp_bytes = 0;
+  // The requester it arrives through at each egress of its data path and of its request path
+  // (flow::Hop::slot): strict port priority goes by it.
+  std::vector<int> data_slots{}, request_slots{};
   // A read's first tag window of requests (MRds), which leave at once at its start: their wire
   // bytes on its request path's first link (0 for a write).
   double request_burst_bytes = 0;
@@ -168,7 +175,7 @@ struct WatchFlow {
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
-                           RequestsHeldBriefly, TagQueueingBelow, BurstAbove };
+                           RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -334,6 +341,9 @@ class FidelityWatch {
   Sighting& sighting(const Key& key);
   bool held_at(int edge) const;
   bool strict_at(int e, bool unguarded) const;
+  double fill_delay_ns(int id, const WatchFlow& f, int in, double buffered) const;
+  bool fill_ahead(double fill, const WatchFlow& f, std::size_t j, const Crossing& c) const;
+  bool strictly_below(const WatchFlow& f, std::size_t j, const Crossing& c) const;
   static bool held_on(const WatchFlow& f, int edge);
   static bool queued_behind(const WatchFlow& f, double buffered, const WatchFlow& g, bool request);
   static bool queues_beyond(const WatchFlow& f);

@@ -117,6 +117,8 @@ void FlowFabric::start(Copy c) {
     w.peak_bytes_per_ns = peak_bytes_per_ns(moved);
     if (!moved.plan.data_path.empty()) w.completer_bytes_per_ns = net_.edge(moved.plan.data_path.front()).bytes_per_ns;
     w.data_tlp_bytes = flow::data_tlp_bytes(params_, moved.copy.spec.read);
+    w.data_slots = slots_on(moved.plan.data_path, moved.copy.spec.read ? 0 : moved.copy.spec.first_slot);
+    w.request_slots = slots_on(moved.plan.request_path, moved.copy.spec.first_slot);
     w.request_tlp_bytes = moved.copy.spec.read ? params_.mrrs : 0;
     const double burst = burst_requests(moved, w.request_tlps);
     if (burst > 0) {
@@ -128,6 +130,14 @@ void FlowFabric::start(Copy c) {
     watch_.add(id, w);
   }
   settle_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// The requester a copy arrives through at each egress of `path`: its engine's slot at the
+// first (`first`), then the port it came in by (as flow::Hop::slot has it).
+std::vector<int> FlowFabric::slots_on(const std::vector<int>& path, int first) const {
+  std::vector<int> slots(path.size(), first);
+  for (std::size_t k = 1; k < path.size(); ++k) slots[k] = net_.edge(path[k - 1]).to_port;
+  return slots;
 }
 
 // A copy's share of a pool of credits (fidelity_watch.h, WatchFlow::CreditPool): its

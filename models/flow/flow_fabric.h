@@ -102,6 +102,7 @@ class FlowFabric : public sc_core::sc_module {
   void release_engines();  // SC_METHOD: reads whose last request is due now (release_lag_ns)
   double release_lag_ns(const Moving& m, double rate) const;
   double completer_delay_ns(const Moving& m) const;
+  std::vector<int> slots_on(const std::vector<int>& path, int first) const;
   flow::WatchFlow::CreditPool pool_of(const Moving& m, const flow::CreditLoop& l) const;
   double peak_bytes_per_ns(const Moving& m) const;
   double burst_requests(const Moving& m, double window_tlps) const;

@@ -4,6 +4,7 @@
 // everywhere); alone a copy takes T, and the uplink is the only shared link.
 #include <gtest/gtest.h>
 #include <algorithm>
+#include "models/pcie/link_timing.h"
 #include "tests/sim/sim_helpers.h"
 
 using namespace arbsim;
@@ -986,4 +987,99 @@ TEST(FlowArbitration, ATagBoundReadBelowAHigherVcIsNamed) {
   EXPECT_NE(std::find(at.begin(), at.end(),
                       "a read held to its tag window's pace below a higher VC's traffic on rc0_memory->rc0 (strict VC priority)"),
             at.end());
+}
+
+namespace {
+
+// gpu1 writes 2 MiB to host memory (its d2h engine) and, from 5 us, reads 2 MiB (its h2d
+// engine, below the other at a strict port arbiter) over a Gen4 x8 link into sw0 and a
+// Gen3 x16 uplink (survey seed 30105, minimised): the write is held at the uplink, which
+// drains 256 B writes 1.8 % slower than gpu1's link brings them. Default credits: sw0 takes
+// 128 posted TLPs from gpu1.
+SimOutcome fill_beside_reads(const char* fidelity, const char* port) {
+  return run_yaml(std::string("platform:\n  name: p\n  mps: 256\n  mrrs: 1024\n"
+                              "  nodes: [{name: rc0, type: root_complex, latency_ns: 50, memory: {bandwidth_GBps: 64,"
+                              " read_latency_ns: 318}}, {name: sw0, type: switch, latency_ns: 110}, {name: gpu1, type: gpu}]\n"
+                              "  links:\n    - {up: rc0, down: sw0, gen: 3, width: 16, latency_ns: 39}\n"
+                              "    - {up: sw0, down: gpu1, gen: 4, width: 8, latency_ns: 35, arbitration_up: {port_arbiter: {type: ") +
+                  port + "}}}\n"
+                  "sim: {fidelity: " + fidelity + "}\n"
+                  "apps:\n"
+                  "  - {name: w, gpu: gpu1, type: stream, direction: d2h, size: {fixed: 2MiB}, count: 1}\n"
+                  "  - {name: r, gpu: gpu1, type: stream, direction: h2d, size: {fixed: 2MiB}, count: 1, start_ns: 5000}\n");
+}
+
+// 256 B writes' payload bytes per ns on a link (the link model: TLP_bw x 256 / wire bytes).
+double write_bytes_per_ns(int gen, int width) {
+  PcieLinkParams p;
+  p.gen = gen;
+  p.width = width;
+  return tlp_bandwidth_gbps(p) / 8.0 * 256.0 / (256.0 + tlp_overhead_bytes(TlpType::MWr, p));
+}
+
+const char* kFillAhead = "credits filled ahead of its pace by a flow held back at sw0->rc0";
+
+}  // namespace
+
+// In the packet model the write, above the read's engine, takes every turn on gpu1's link
+// while it has credits: its queue at sw0 grows by the links' difference, so 128 TLPs take
+// B T / (1 - s) to fill (T = 256 B over gpu1's link, s = the uplink's rate over it; about
+// 127 us), and the read sends its first request only then. Its end is at least 5 us + that +
+// 2 MiB at the uplink's raw rate (the fluid ends it at 164.9 us).
+TEST(FlowArbitration, AWriteFillingItsCreditsHoldsALowerEnginesReadBackInThePacketModel) {
+  SimOutcome o = fill_beside_reads("packet", "strict");
+  const double in = write_bytes_per_ns(4, 8), out = write_bytes_per_ns(3, 16);
+  const double fill_ns = 128 * 256.0 / in / (1 - out / in);
+  EXPECT_GT(fill_ns, 100e3);
+  EXPECT_GT(end_of(o, "r"), 5000 + 0.95 * fill_ns + 2097152.0 / (raw_gbps(3, 16) / 8));
+}
+
+// ... which the fluid names for both;
+TEST(FlowArbitration, AWriteFillingItsCreditsAboveALowerEngineIsNamed) {
+  SimOutcome o = fill_beside_reads("flow", "strict");
+  EXPECT_EQ(notes_at(o, "gpu1->sw0"), (std::vector<std::string>{kFillAhead}));
+  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"w", "r"}));
+}
+
+// ... not under round robin, where the read's requests take their turns and both fidelities
+// agree within 0.1 % (the survey's control).
+TEST(FlowArbitration, AWriteFillingItsCreditsBesideARoundRobinPeerIsNotNamed) {
+  EXPECT_TRUE(fill_beside_reads("flow", "rr").results["fidelity_notes"].empty());
+}
+
+namespace {
+
+// A 512 KiB push to gpu0 behind an x4 link and a 256 KiB push to gpu1 on x16 share rc0->sw0
+// (Gen3 x16, strict VC arbitration with starvation threshold `guard`; priority_l ranks the
+// longer push higher): a user trial.
+SimOutcome pushes_beside_a_fill(const char* guard) {
+  return run_yaml(std::string("platform:\n  name: p\n  mps: 256\n  mrrs: 512\n  h2d_mode: push\n"
+                              "  defaults: {link: {gen: 3, width: 16, latency_ns: 20, vcs: 8}}\n"
+                              "  nodes: [{name: rc0, type: root_complex, latency_ns: 50}, {name: sw0, type: switch, latency_ns: 110},"
+                              " {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
+                              "  links: [{up: rc0, down: sw0}, {up: sw0, down: gpu0, width: 4}, {up: sw0, down: gpu1}]\n"
+                              "driver: {policy: priority_l, starvation_threshold: ") + guard + "}\n"
+                  "sim: {fidelity: flow, time_ns: 300000}\n"
+                  "apps:\n"
+                  "  - {name: a1, gpu: gpu0, type: periodic, period_ns: 200000, h2d_bytes: 524288, count: 1, kernel_ns: 0}\n"
+                  "  - {name: a3, gpu: gpu1, type: periodic, period_ns: 200000, h2d_bytes: 262144, count: 1, kernel_ns: 0}\n");
+}
+
+}  // namespace
+
+// With a guard of 2 the push to gpu0 gets every third turn, more than its x4 link drains
+// (25.6 % of the uplink's turns), until sw0's 128 posted credits fill: the push to gpu1 took
+// 30.39 us in the packet model, 27.25 in the fluid (hand: 128 x 19.7 ns / (1 - 0.256) =
+// 3.39 us more); named for it. With a guard of 8 (a ninth of the turns, under its pace) the
+// fluid holds the push at rc0->sw0 too, nothing runs ahead, and both agree within 0.1 %.
+TEST(FlowArbitration, APushFillingItsCreditsBesideAnotherVcIsNamed) {
+  SimOutcome o = pushes_beside_a_fill("2");
+  const std::vector<std::string> at = notes_at(o, "rc0->sw0");
+  EXPECT_EQ(at, (std::vector<std::string>{"credits filled ahead of its pace by a flow held back at sw0->gpu0"}));
+  for (const auto& n : o.results["fidelity_notes"])
+    if (n["where"] == "rc0->sw0") EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"a1", "a3"}));
+}
+
+TEST(FlowArbitration, APushHeldAtTheSharedLinkIsNotNamedForAFill) {
+  EXPECT_TRUE(notes_at(pushes_beside_a_fill("8"), "rc0->sw0").empty());
 }

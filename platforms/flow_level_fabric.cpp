@@ -16,6 +16,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::Backpressure: return "finite credits behind " + held;
     case flow::Unrepresented::Overdraw: return "infinite credits behind " + held;
     case flow::Unrepresented::FillAhead: return "credits filled ahead of its pace by " + held;
+    case flow::Unrepresented::WindowInQueue: return "a read's requests in one ingress queue behind " + held;
     case flow::Unrepresented::SharedQueue: return "one ingress queue feeding several VCs of " + out + ", holding a flow back";
     case flow::Unrepresented::Transient: return "a read's tag window bursting onto the saturated " + out;
     case flow::Unrepresented::OvertakenTail: return "a copy that ended held back at " + out + ", its engine's next in another VC";
@@ -94,6 +95,12 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::OvertakenTail:
       return "queued tail not modelled: the ended copy's last TLPs still queue on the way and the next copy "
              "overtakes them, so it ends later than the fluid's, in the packet model";
+    case flow::Unrepresented::WindowInQueue:
+      return "round trip not modelled: the read's requests (fewer than its tag window's worth of the held flow's "
+             "TLPs queued ahead) wait in the queue the held flow backs up, and the fluid gives them turns as if its "
+             "whole window waited there, where in the packet model each request also spends its round trip outside "
+             "the queue, so the read moves slower (give it its own VC, voq: true at that node, or run with "
+             "--fidelity packet)";
     case flow::Unrepresented::FillAhead:
       return "credit fill not modelled: the held flow's egress here, blind to what lies beyond, gives it more "
              "turns than its pace until its TLPs fill the receiver's credits, and gives them back when it ends, "

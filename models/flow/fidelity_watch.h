@@ -18,6 +18,9 @@
 //   on the link before gets more turns there than its pace until they run out (and gives
 //   them back at its end); a flow below it under unguarded strict priority, or held on that
 //   link, loses the credits' worth of its TLPs (fill_delay_ns());
+// - a read's window in a held flow's queue: its requests, fewer than the held flow's backlog
+//   in the same ingress queue (same port, VC and egress), also spend their round trip
+//   outside it, which the fluid's share of the queue leaves out (window_in_queue());
 // - a shared queue: flows of one ingress queue that the held flow's egress carries in
 //   different VCs leave in the queue's order, not as that egress's VC arbiter divides;
 // - an overtaken tail: a copy held beyond its first link ends in the fluid when its data has
@@ -175,7 +178,7 @@ struct WatchFlow {
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
-                           RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead };
+                           RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead, WindowInQueue };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -346,6 +349,7 @@ class FidelityWatch {
   bool strictly_below(const WatchFlow& f, std::size_t j, const Crossing& c) const;
   static bool held_on(const WatchFlow& f, int edge);
   static bool queued_behind(const WatchFlow& f, double buffered, const WatchFlow& g, bool request);
+  bool window_in_queue(const WatchFlow& f, double buffered, int next, const WatchFlow& g) const;
   static bool queues_beyond(const WatchFlow& f);
   static bool tied(const WatchFlow& f);
   void count_held(const std::vector<int>& edges, int delta);

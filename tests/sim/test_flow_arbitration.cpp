@@ -1083,3 +1083,52 @@ TEST(FlowArbitration, APushFillingItsCreditsBesideAnotherVcIsNamed) {
 TEST(FlowArbitration, APushHeldAtTheSharedLinkIsNotNamedForAFill) {
   EXPECT_TRUE(notes_at(pushes_beside_a_fill("8"), "rc0->sw0").empty());
 }
+
+namespace {
+
+// gpu2 reads 64 KiB (16 tags of 256 B: 4 KiB windows) from 50 us while gpu0 writes 2 MiB to
+// host memory, whose port (12 GB/s) holds the write: rc0 has no VOQ, so the write backs up in
+// rc0's queue from sw0 to its 128 posted credits, and the read's requests wait in that queue
+// behind it (a user trial, minimised). `gpu0_link`: extra keys of sw0-gpu0.
+SimOutcome reads_behind_a_backlog(const char* fidelity, const char* gpu0_link) {
+  return run_yaml(std::string("platform:\n  name: p\n  mps: 256\n  mrrs: 256\n"
+                              "  defaults: {link: {gen: 3, width: 16, latency_ns: 20}}\n"
+                              "  nodes: [{name: rc0, type: root_complex, memory: {bandwidth_GBps: 12}}, {name: sw0, type: switch},"
+                              " {name: gpu0, type: gpu}, {name: gpu2, type: gpu, tags: 16}]\n"
+                              "  links: [{up: rc0, down: sw0}, {up: sw0, down: gpu0") + gpu0_link + "}, {up: sw0, down: gpu2}]\n"
+                  "sim: {fidelity: " + fidelity + ", time_ns: 400000}\n"
+                  "apps:\n"
+                  "  - {name: a0, gpu: gpu2, type: stream, direction: h2d, size: {fixed: 65536}, count: 1, start_ns: 50000}\n"
+                  "  - {name: a1, gpu: gpu0, type: stream, direction: d2h, size: {fixed: 2MiB}, count: 1}\n");
+}
+
+}  // namespace
+
+// A window per drain of the backlog (the fluid's share of the queue: 16 requests among 128
+// writes of t = 256 B / 12 GB/s = 21.33 ns) would take 16 x 128 t = 43.7 us for 64 KiB; each
+// request also spends its round trip (under 1 us) outside the queue, so the packet model
+// takes longer: between 1.1 x that and 16 x (1 us + 128 t) = 59.7 us (a user trial: 53.2 us).
+TEST(FlowArbitration, AReadsWindowInABackedUpQueueAlsoTakesItsRoundTripInThePacketModel) {
+  SimOutcome o = reads_behind_a_backlog("packet", "");
+  const double t = 256 / 12.0, window_ns = 128 * t;
+  const double took = app(o, "a0")["p50_ns"].get<double>();
+  EXPECT_GT(took, 1.1 * 16 * window_ns);
+  EXPECT_LT(took, 16 * (1000 + window_ns));
+}
+
+// ... which the fluid names for the read alone (the write agrees);
+TEST(FlowArbitration, AReadsWindowInABackedUpQueueIsNamed) {
+  SimOutcome o = reads_behind_a_backlog("flow", "");
+  bool found = false;
+  for (const auto& n : o.results["fidelity_notes"])
+    if (n["setting"] == "a read's requests in one ingress queue behind a flow held back at rc0->rc0_memory") {
+      found = true;
+      EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"a0"}));
+    }
+  EXPECT_TRUE(found) << o.results["fidelity_notes"].dump(2);
+}
+
+// ... not where the write is held at its own x8 link and nothing backs up (within 1.1 %).
+TEST(FlowArbitration, AReadBesideAWriteThatDoesNotBackUpIsNotNamed) {
+  EXPECT_TRUE(reads_behind_a_backlog("flow", ", width: 8").results["fidelity_notes"].empty());
+}

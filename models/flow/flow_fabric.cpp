@@ -524,8 +524,8 @@ void FlowEngine::start_next() {
   while (!busy_ && !pending_.empty()) {
     const CopyCommand& c = pending_.front();
     if (c.kind == CopyKind::Read) {
-      // A read that fits the tags waits until as many are free: back with the data of the
-      // reads before it (open()), whether or not their fluid has gone.
+      // A read that fits the tags waits until as many are free (given back as open() says:
+      // a one-request read's with its data, others' when their fluid has gone).
       const int need = requests(c.bytes);
       if (need <= tags_ && outstanding_requests_ + need > tags_) return;
       const int completer = fabric_.node_of_endpoint(c.remote);

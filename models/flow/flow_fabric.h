@@ -196,7 +196,7 @@ class FlowEngine : public CopyExecutor {
   // (issued, their fluid to start in turn); requests of them all.
   std::map<int, int> reading_;
   std::map<int, std::deque<FlowFabric::Copy>> deferred_;
-  int outstanding_requests_ = 0;  // requests of reads whose data have not all arrived
+  int outstanding_requests_ = 0;  // requests of reads not yet given back (open(): when)
   int tags_in_flight_ = 0;  // tags of reads whose data have not all arrived (free_window)
 };
 

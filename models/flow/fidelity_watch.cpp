@@ -349,7 +349,8 @@ Sighting& FidelityWatch::sighting(const Key& key) {
 // rate than the fluid's, and so, in turn, do they (a knock-on).
 // TLP turns concern the copies the rule names alone (tlp_turns(): the short copy, and under
 // strict VC priority the lower VCs' copies beside it), not their sharers in turn; so do a
-// read's requests held briefly (requests_held_briefly()).
+// read's requests held briefly (requests_held_briefly()), a tag-bound read below a higher VC
+// (tag_queueing()) and a read's window in a held flow's queue (window_in_queue()).
 void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   Sighting& who = sighting(key);
   const Unrepresented what = std::get<0>(key);

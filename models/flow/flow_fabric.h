@@ -51,8 +51,8 @@ class FlowFabric : public sc_core::sc_module {
     uint32_t flow_id = 0;        // the app or device it is for (CopyCommand::flow_id)
     double free_window = -1;     // a read's bytes of the engine's tag window free at its start (-1: all)
     std::function<void()> sent;  // the engine may take its next command (FlowEngine)
-    // A read's data has all arrived: its tags are all back (after sent(), which a read
-    // gets when it has issued its last request).
+    // A read's fluid has gone (after sent(), which a read gets when it has issued its last
+    // request): the tags it gives back then are back (FlowEngine::open()).
     std::function<void()> tags_back;
   };
   void start(Copy c);  // now
@@ -155,8 +155,9 @@ class FlowFabric : public sc_core::sc_module {
 // engine has tags, it is issued at once (opened, deferred) and the engine takes its next
 // command, a write say, as the packet model's engine does. (Held in the queue, the read held
 // the write behind it: 5,260 against 7,637 ns on one copy engine.) Reads from another
-// completer start at once: their data does not wait for the first one's (two sockets'
-// memories: 16.0 against 36.2 us p50).
+// completer start at once, as far as the engine's tags allow (a read that fits them waits
+// until as many are free, whatever its completer): their data does not wait for the first
+// one's (two sockets' memories: 16.0 against 36.2 us p50).
 class FlowEngine : public CopyExecutor {
  public:
   // `slot`: the engine's requester slot at its node's egress (docs/config.md "Port arbiter").
@@ -192,8 +193,8 @@ class FlowEngine : public CopyExecutor {
   NearOrder near_;
   std::set<uint32_t> owners_;
   bool busy_ = false;  // a command is issuing
-  // Reads whose data is still to come, by completer node: how many, and their deferred ones
-  // (issued, their fluid to start in turn); requests of them all.
+  // Reads whose fluid has not gone, by completer node: how many, and their deferred ones
+  // (issued, their fluid to start in turn).
   std::map<int, int> reading_;
   std::map<int, std::deque<FlowFabric::Copy>> deferred_;
   int outstanding_requests_ = 0;  // requests of reads not yet given back (open(): when)

@@ -25,6 +25,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::CompleterQueue: return "a read's tag window queued at its completer, leaving by " + out;
     case flow::Unrepresented::SameQueue: return "short copies in one ingress queue behind " + held;
     case flow::Unrepresented::RequestBurst: return "a read's tag window of requests bursting onto the saturated " + out;
+    case flow::Unrepresented::RequestPile: return "an engine's read requests piled up at " + out + " beside a stream of writes";
     case flow::Unrepresented::TlpTurns: return "copies of a few TLPs beside another flow's TLPs on " + out;
     case flow::Unrepresented::SharedCreditLoop:
       return "credits that carry less per round trip than copies back to back, or side by side, could move";
@@ -61,6 +62,12 @@ std::string effect(flow::Unrepresented what) {
       return "start-up transient not modelled: the read's first tags' worth of requests (MRds) queue at once, and "
              "a short copy on the same link waits behind them in the packet model, where the fluid gives it its "
              "share of the link at once";
+    case flow::Unrepresented::RequestPile:
+      return "start-up transient not modelled: the engine's reads' requests (MRds), as many as its tags, queue at "
+             "once at this egress, and a stream of writes from another engine takes turns with them one TLP for one, "
+             "each of its TLPs waiting an MRd's time until the pile has gone, in the packet model, where the fluid "
+             "gives the writes the link less the reads' share of requests throughout (run with --fidelity packet for "
+             "the writes' latencies)";
     case flow::Unrepresented::SharedCreditLoop:
       return "credit-limited throughput not modelled: each copy has no more TLPs than the credits hold, but the "
              "credits its predecessor or a copy beside it took are not back yet, so the packet model sends the "

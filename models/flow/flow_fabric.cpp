@@ -127,6 +127,8 @@ void FlowFabric::start(Copy c) {
         w.request_burst_ns = std::max(w.request_burst_ns, burst * net_.edge(e).serialize_ns(TlpType::MRd, 0));
     }
     w.least_ns = moved.plan.latency_ns + static_cast<double>(moved.copy.spec.bytes) / w.peak_bytes_per_ns;
+    w.engine_queue = moved.copy.engine_queue;
+    w.submitted_ns = moved.copy.submitted_ns;
     watch_.add(id, w);
   }
   settle_event_.notify(sc_core::SC_ZERO_TIME);
@@ -513,11 +515,57 @@ FlowFabric::Copy FlowEngine::open(CopyCommand c) {
   copy.tc = c.tc;
   copy.rate_GBps = c.rate_GBps;
   if (copy.spec.read) {
-    const int completer = copy.spec.remote, at_end = asked == 1 ? 0 : asked;
+    const int completer = copy.spec.remote, at_end = asked - until_data;  // what `done` does not give back
     ++reading_[completer];
     copy.tags_back = [this, completer, at_end] { read_done(completer, at_end); };
+    const double now = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    if (now != opened_ns_) opened_ns_ = now, opened_now_ = 0;
+    opened_now_ += asked;
+    copy.engine_queue = [this] { return piled_requests(); };
+  } else {
+    copy.engine_queue = [this] { return queued_write_tlps(); };
+    copy.submitted_ns = [this](double k) { return submitted_ns(k); };
   }
   return copy;
+}
+
+// The requests this engine opened at this instant and those of the reads queued behind them
+// (up to its first write), up to its tags: the packet model's engine issues them at once, one
+// read after another as each has issued its last request (models/pcie/dma_engine.h), a pile
+// at its node's egress; this one opens the queued ones as the first one's data come.
+double FlowEngine::piled_requests() const {
+  const double now = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  if (now != opened_ns_) return 0;
+  int piled = opened_now_;
+  for (const CopyCommand& c : pending_) {
+    if (c.kind != CopyKind::Read || piled >= tags_) break;
+    piled += requests(c.bytes);
+  }
+  return std::min(piled, tags_);
+}
+
+// The TLPs of the writes queued on this engine (up to its first read): a stream's copies
+// still to come.
+double FlowEngine::queued_write_tlps() const {
+  double tlps = 0;
+  for (std::size_t i = 0; i < pending_.size() && pending_[i].kind == CopyKind::Write; ++i) tlps += write_tlps(pending_[i]);
+  return tlps;
+}
+
+double FlowEngine::write_tlps(const CopyCommand& c) const {
+  const uint64_t mps = static_cast<uint64_t>(fabric_.params().mps);
+  return static_cast<double>((c.bytes + mps - 1) / mps);
+}
+
+// When the queued write holding the k-th TLP behind the one issuing was submitted (k < 1, or
+// past the queue's writes: the one issuing, or the last such write).
+double FlowEngine::submitted_ns(double k) const {
+  double at = issuing_at_.first, tlps = 0;
+  for (std::size_t i = 0; k >= 1 && tlps < k && i < pending_.size() && pending_[i].kind == CopyKind::Write; ++i) {
+    at = pending_at_[i].first;
+    tlps += write_tlps(pending_[i]);
+  }
+  return at;
 }
 
 void FlowEngine::start_next() {

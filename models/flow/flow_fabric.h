@@ -54,6 +54,8 @@ class FlowFabric : public sc_core::sc_module {
     // A read's fluid has gone (after sent(), which a read gets when it has issued its last
     // request): the tags it gives back then are back (FlowEngine::open()).
     std::function<void()> tags_back;
+    std::function<double()> engine_queue;  // what its engine holds at a look (WatchFlow::engine_queue)
+    std::function<double(double)> submitted_ns;  // (WatchFlow::submitted_ns)
   };
   void start(Copy c);  // now
 
@@ -198,6 +200,13 @@ class FlowEngine : public CopyExecutor {
   std::map<int, int> reading_;
   std::map<int, std::deque<FlowFabric::Copy>> deferred_;
   int outstanding_requests_ = 0;  // requests of reads not yet given back (open(): when)
+  // The requests opened at opened_ns_ (this instant's pile: WatchFlow::engine_queue).
+  double opened_ns_ = -1;
+  int opened_now_ = 0;
+  double piled_requests() const;
+  double queued_write_tlps() const;
+  double submitted_ns(double k) const;
+  double write_tlps(const CopyCommand& c) const;
   int tags_in_flight_ = 0;  // tags of reads whose data have not all arrived (free_window)
 };
 

@@ -635,6 +635,24 @@ TEST(FlowArbitration, APileOfRequestsOnASlowerLinkBeyondIsNamed) {
   EXPECT_TRUE(notes_at(o, "gpu0->sw0").empty());
 }
 
+// A stream of short writes backs a queue up as one: gpu0's 2 KiB writes, 32 deep, held at
+// sw0's Gen3 x8 uplink, fill its ingress from gpu0 with 128 posted TLPs (its engine issues the
+// next copy's as the last one's leave), and the requests of gpu0's 48 KiB reads (95 MRds, 32
+// tags) wait behind them (FlowVsPacket.ReadsWaitBehindAStreamOfShortWrites: p99 46.1 us in the
+// packet model, 29.8 in the fluid); one copy's 8 TLPs were taken for the backlog, unnamed.
+TEST(FlowArbitration, AStreamOfShortWritesBacksAQueueUpAsOne) {
+  SimOutcome o = run_yaml(
+      "platform:\n"
+      "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: gpu0, type: gpu, tags: 32, h2d_mode: read}]\n"
+      "  links: [{up: rc0, down: sw0, gen: 3, width: 8}, {up: sw0, down: gpu0, gen: 4, width: 16}]\n"
+      "sim: {fidelity: flow}\n"
+      "apps:\n"
+      "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 48584}, depth: 4, count: 17}\n"
+      "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 2048}, depth: 32, count: 96, start_ns: 5580}\n");
+  EXPECT_EQ(notes_at(o, "gpu0->sw0"),
+            (std::vector<std::string>{"short copies in one ingress queue behind a flow held back at sw0->rc0"}));
+}
+
 // ... not writes one at a time (their engine holds none behind the one it runs: the packet
 // model's p99 2.2 % apart).
 TEST(FlowArbitration, APileOfRequestsIsNotNamedForWritesOneAtATime) {

@@ -65,9 +65,9 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::RequestPile:
       return "start-up transient not modelled: the engine's reads' requests (MRds), as many as its tags, queue at "
              "once at this egress, and a stream of writes from another engine takes turns with them one TLP for one, "
-             "each of its TLPs waiting an MRd's time until the pile has gone, in the packet model, where the fluid "
-             "gives the writes the link less the reads' share of requests throughout (run with --fidelity packet for "
-             "the writes' latencies)";
+             "each of its TLPs waiting an MRd's time until the pile has gone (on the reads' own engine, the whole "
+             "pile goes first), in the packet model, where the fluid gives the writes the link less the reads' share "
+             "of requests throughout (run with --fidelity packet for the writes' latencies)";
     case flow::Unrepresented::SharedCreditLoop:
       return "credit-limited throughput not modelled: each copy has no more TLPs than the credits hold, but the "
              "credits its predecessor or a copy beside it took are not back yet, so the packet model sends the "

@@ -258,7 +258,7 @@ TEST_F(FlowVsPacket, ReadsOfOneRequestHoldTheirTagForTheRoundTrip) {
   }
 }
 
-// A read engine issues the requests of its reads at once, up to its tags: here 128 MRds at
+// A read engine issues the requests of its reads at once, up to its tags: here 256 MRds at
 // gpu0's egress, with which a stream of 64 writes of 64 B on its other engine takes turns one
 // for one. The last write waits 63 MRds, 24 B each (docs/link-model.md): at least
 // 63 x 24 / 15.754 = 96 ns (the raw rate; with DLLPs 1.69 ns each, 106 ns) later than alone,
@@ -281,11 +281,14 @@ TEST_F(FlowVsPacket, WritesTakeTurnsWithAPileOfRequests) {
 // windows) waits that out: the slowest read at least two windows' wait, 9.1 us, later than
 // the reads alone, and no more than the writes' 27.3 us (768 TLPs). (The fluid: no later.)
 TEST_F(FlowVsPacket, ReadsWaitBehindAStreamOfShortWrites) {
-  const std::string platform = std::string("platform:\n"
+  const std::string platform =
+      "platform:\n"
       "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: gpu0, type: gpu, tags: 32, h2d_mode: read}]\n"
       "  links: [{up: rc0, down: sw0, gen: 3, width: 8}, {up: sw0, down: gpu0, gen: 4, width: 16}]\n"
-) + "apps:\n";
-  const std::string reads = "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 48584}, depth: 4, count: 17}\n", writes = "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 2048}, depth: 32, count: 96, start_ns: 5580}\n";
+      "apps:\n";
+  const std::string reads = "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 48584}, depth: 4, count: 17}\n";
+  const std::string writes =
+      "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 2048}, depth: 32, count: 96, start_ns: 5580}\n";
   const auto p99 = [&](const json& r) { return r["apps"][0]["p99_ns"].get<double>(); };
   const double alone = p99(run(platform + reads, "packet")), beside = p99(run(platform + reads + writes, "packet"));
   EXPECT_GE(beside - alone, 2 * 128 * 280 / 7.877);

@@ -410,6 +410,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
                                  std::vector<Cause>& out) const {
   const std::vector<int>& path = request ? *f.request_path : *f.data_path;
   const bool write = !request && !f.completions;
+  const double stream = write ? queued_stream(f) : 0.0;  // one walk of f's engine queue per look
   for (std::size_t j = at; j-- > 0;) {
     const int in = path[j], next = path[j + 1];
     const EdgeArbitration& e = edges_[static_cast<std::size_t>(in)];
@@ -427,6 +428,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
     const int vc = vc_in(f.tc);
     bool shared_queue = false;
     const double fill = credits && !standing && !request ? fill_delay_ns(id, f, in, e.buffered[cls]) : 0.0;
+    const double queued = backlog(f, e.buffered[cls], stream);
     for (const Crossing& c : by_edge_[static_cast<std::size_t>(in)]) {
       if (c.id == id) continue;
       const WatchFlow& g = c.watched->flow;
@@ -443,9 +445,9 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
         // In the very queue f backs up (same port, VC and egress), a copy of fewer TLPs than
         // f's backlog there waits behind it; the fluid's share of the queue's drain holds only
         // for copies long against it.
-        if (same_vc && j + 1 == at && !request && queued_behind(f, e.buffered[cls], g, c.request))
+        if (same_vc && j + 1 == at && !request && queued_behind(queued, g, c.request))
           out.push_back({{Unrepresented::SameQueue, in, next}, c.id});
-        else if (same_vc && j + 1 == at && !request && c.request && window_in_queue(f, e.buffered[cls], next, g))
+        else if (same_vc && j + 1 == at && !request && c.request && window_in_queue(f, queued, next, g))
           out.push_back({{Unrepresented::WindowInQueue, in, next}, c.id});
         continue;
       }
@@ -906,11 +908,10 @@ bool FidelityWatch::tied(const WatchFlow& f) {
   return false;
 }
 
-// f's backlog in a queue of `buffered` TLPs of its class (its credits: unbounded with infinite
-// ones), no more than f can have in flight; g, crossing there on its request path or its
-// data path, in fewer TLPs than that.
-bool FidelityWatch::queued_behind(const WatchFlow& f, double buffered, const WatchFlow& g, bool request) {
-  return (request ? g.request_tlp_bytes : g.data_tlp_bytes) > 0 && tlps(g, request) < backlog(f, buffered);
+// g, crossing on its request path or its data path the queue f backs up with `queued` TLPs
+// (backlog()), in fewer TLPs than that.
+bool FidelityWatch::queued_behind(double queued, const WatchFlow& g, bool request) {
+  return (request ? g.request_tlp_bytes : g.data_tlp_bytes) > 0 && tlps(g, request) < queued;
 }
 
 // A read g whose requests wait in the queue f backs up (its tag window of MRds fewer than
@@ -923,24 +924,27 @@ bool FidelityWatch::queued_behind(const WatchFlow& f, double buffered, const Wat
 // 42.1 us in the fluid (hand: 823 + 116 x 21.33 = 3,298 ns per window against 128 x 21.33 =
 // 2,731: 17.2 % slower, 20.9 % measured), unnamed; with the write held at its own x8 link
 // (no backlog) both agree within 1.1 %.
-bool FidelityWatch::window_in_queue(const WatchFlow& f, double buffered, int next, const WatchFlow& g) const {
-  const double queued = backlog(f, buffered);
+bool FidelityWatch::window_in_queue(const WatchFlow& f, double queued, int next, const WatchFlow& g) const {
   if (!g.completions || !(g.request_tlps < queued) || f.data_tlp_bytes <= 0 || !tlp_ns_ || g.least_ns <= 0) return false;
   const double rtt = g.least_ns - g.bytes / g.peak_bytes_per_ns;
   const double drain = queued * tlp_ns(next, f, false);
   return rtt >= 0.03 * drain;
 }
 
-// f's backlog in a queue of `buffered` TLPs of its class: no more than f can have in flight,
-// with a write's the writes queued behind it on its engine, which issues the next copy's
-// TLPs once the last one's have left it: a stream of short copies backs a queue up as one
+// f's backlog in a queue of `buffered` TLPs of its class (its credits: unbounded with infinite
+// ones): no more than f can have in flight, with a write's `stream`, the TLPs of the writes
+// queued behind it on its engine (queued_stream()), which issues the next copy's TLPs once
+// the last one's have left it: a stream of short copies backs a queue up as one
 // (a user trial: 48 KiB reads of 32 tags beside their GPU's 2 KiB writes 32 deep, held at a
 // Gen3 x8 switch uplink, the reads' requests behind 128 posted TLPs in the switch's ingress;
 // p99 46.1 us in the packet model against the fluid's 29.8, unnamed: one copy's 8 TLPs were
 // taken for the backlog).
-double FidelityWatch::backlog(const WatchFlow& f, double buffered) {
-  const double stream = !f.completions && f.engine_queue ? f.engine_queue() : 0.0;
+double FidelityWatch::backlog(const WatchFlow& f, double buffered, double stream) {
   return std::min(buffered, f.data_tlps + stream);
+}
+
+double FidelityWatch::queued_stream(const WatchFlow& f) {
+  return !f.completions && f.engine_queue ? f.engine_queue() : 0.0;
 }
 
 bool FidelityWatch::held_on(const WatchFlow& f, int edge) {

@@ -361,13 +361,14 @@ class FidelityWatch {
   bool held_at(int edge) const;
   bool strict_at(int e, bool unguarded) const;
   static bool strict(const SharePolicy& p, bool unguarded);
-  static double backlog(const WatchFlow& f, double buffered);
+  static double backlog(const WatchFlow& f, double buffered, double stream);
+  static double queued_stream(const WatchFlow& f);
   double fill_delay_ns(int id, const WatchFlow& f, int in, double buffered) const;
   bool fill_ahead(double fill, const WatchFlow& f, std::size_t j, const Crossing& c) const;
   bool strictly_below(const WatchFlow& f, std::size_t j, const Crossing& c) const;
   static bool held_on(const WatchFlow& f, int edge);
-  static bool queued_behind(const WatchFlow& f, double buffered, const WatchFlow& g, bool request);
-  bool window_in_queue(const WatchFlow& f, double buffered, int next, const WatchFlow& g) const;
+  static bool queued_behind(double queued, const WatchFlow& g, bool request);
+  bool window_in_queue(const WatchFlow& f, double queued, int next, const WatchFlow& g) const;
   static bool queues_beyond(const WatchFlow& f);
   static bool tied(const WatchFlow& f);
   void count_held(const std::vector<int>& edges, int delta);

@@ -457,7 +457,7 @@ void FlowFabric::take_away_warmup() {
 }
 
 void FlowEngine::submit(CopyCommand c) {
-  const double now = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  const double now = now_ns();
   const auto near = [&](const std::pair<double, uint32_t>& other) {
     if (other.second == c.flow_id || now - other.first >= kNearNs) return;
     if (near_.first_ns < 0) near_.first_ns = now;
@@ -518,7 +518,7 @@ FlowFabric::Copy FlowEngine::open(CopyCommand c) {
     const int completer = copy.spec.remote, at_end = asked - until_data;  // what `done` does not give back
     ++reading_[completer];
     copy.tags_back = [this, completer, at_end] { read_done(completer, at_end); };
-    const double now = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    const double now = now_ns();
     if (now != opened_ns_) opened_ns_ = now, opened_now_ = 0;
     opened_now_ += asked;
     copy.engine_queue = [this] { return piled_requests(); };
@@ -534,7 +534,7 @@ FlowFabric::Copy FlowEngine::open(CopyCommand c) {
 // read after another as each has issued its last request (models/pcie/dma_engine.h), a pile
 // at its node's egress; this one opens the queued ones as the first one's data come.
 double FlowEngine::piled_requests() const {
-  const double now = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  const double now = now_ns();
   if (now != opened_ns_) return 0;
   int piled = opened_now_;
   for (const CopyCommand& c : pending_) {
@@ -553,8 +553,7 @@ double FlowEngine::queued_write_tlps() const {
 }
 
 double FlowEngine::write_tlps(const CopyCommand& c) const {
-  const uint64_t mps = static_cast<uint64_t>(fabric_.params().mps);
-  return static_cast<double>((c.bytes + mps - 1) / mps);
+  return static_cast<double>(flow::data_tlps(fabric_.params(), false, c.bytes));
 }
 
 // When the queued write holding the k-th TLP behind the one issuing was submitted (k < 1, or

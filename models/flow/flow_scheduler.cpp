@@ -63,9 +63,8 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release,
   f.hash = spec_hash(f.spec);
   if (specs_seen_.size() >= (std::size_t{1} << 16)) specs_seen_.clear();
   f.fresh = specs_seen_.insert(f.hash).second;
-  f.most = f.spec.cap;
+  f.most = most(f.spec);
   for (const Hop& h : f.spec.path) {
-    if (!h.ahead && h.weight > 0) f.most = std::min(f.most, capacity_[static_cast<std::size_t>(h.edge)] / h.weight);
     on_edge_[static_cast<std::size_t>(h.edge)].push_back(slot);
     pending_.push_back(h.edge);
   }
@@ -80,6 +79,13 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release,
   started_.emplace_back(slot, ends);
   keyed(slot);
   return f.id;
+}
+
+double Scheduler::most(const FlowSpec& spec) const {
+  double most = spec.cap;
+  for (const Hop& h : spec.path)
+    if (!h.ahead && h.weight > 0) most = std::min(most, capacity_[static_cast<std::size_t>(h.edge)] / h.weight);
+  return most;
 }
 
 std::vector<int> Scheduler::advance(double now_ns) {

@@ -78,13 +78,9 @@ void FlowFabric::start(Copy c) {
   m.tag_cap = c.spec.read ? m.plan.flow.cap : 0.0;
   m.plan.flow.cap = c.rate_GBps > 0 ? c.rate_GBps : flow::kUnbounded;
   if (c.spec.read && burst <= 0) {
-    // A tag cap above what the read's links let it move never binds, as the scheduler drops
-    // such a later cap (Scheduler::add()): left out, the read's spec is the one the read
-    // before it on the engine had, so its start takes that read's place with its rates
-    // (Scheduler "Replacements") instead of a new computation of its whole component. (Kept,
-    // a stream of reads behind their engine's first read each recomputed theirs: twice the
-    // computations on 256 GPUs' h2d and d2h streams of random sizes.)
-    if (m.tag_cap < sched_.most(m.plan.flow)) m.plan.flow.cap = std::min(m.plan.flow.cap, m.tag_cap);
+    // All its tags are out behind earlier reads: it moves at their pace from its start (where
+    // that pace cannot bind, Scheduler::add() leaves the cap out of its spec).
+    m.plan.flow.cap = std::min(m.plan.flow.cap, m.tag_cap);
     later = {};
   }
   m.plan.flow.tc = c.tc;

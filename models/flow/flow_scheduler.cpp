@@ -60,10 +60,17 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release,
   f.release.left = release.left > 0 ? std::min(release.left, f.volume) : 0.0;
   f.since = now_;
   f.spec = std::move(spec);
+  // A cap at or above what the flow's links let it move never binds: left out, every such
+  // flow of one path has one spec, so a start can take the place of an end of the same
+  // instant (Replacements) whatever set the cap (a read's tag pace, a paced copy's rate).
+  // (A read's tag cap kept while it could not bind made each h2d stream's second read on
+  // 256 GPUs recompute its 32-flow root complex: twice the computations.)
+  const double links = links_most(f.spec);
+  if (f.spec.cap >= links) f.spec.cap = kUnbounded;
+  f.most = std::min(f.spec.cap, links);
   f.hash = spec_hash(f.spec);
   if (specs_seen_.size() >= (std::size_t{1} << 16)) specs_seen_.clear();
   f.fresh = specs_seen_.insert(f.hash).second;
-  f.most = most(f.spec);
   for (const Hop& h : f.spec.path) {
     on_edge_[static_cast<std::size_t>(h.edge)].push_back(slot);
     pending_.push_back(h.edge);
@@ -81,8 +88,8 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release,
   return f.id;
 }
 
-double Scheduler::most(const FlowSpec& spec) const {
-  double most = spec.cap;
+double Scheduler::links_most(const FlowSpec& spec) const {
+  double most = kUnbounded;
   for (const Hop& h : spec.path)
     if (!h.ahead && h.weight > 0) most = std::min(most, capacity_[static_cast<std::size_t>(h.edge)] / h.weight);
   return most;

@@ -70,9 +70,9 @@ class Scheduler {
   // `later` cap, the flow's cap becomes the least of its own and that one once `later.after`
   // bytes have moved (the rates are recomputed then).
   int add(double now_ns, double volume, FlowSpec spec, Release release = {}, LaterCap later = {});
-  // The most a flow of `spec` can ever move: its cap, or its slowest edge alone (a cap at or
-  // above what its edges let it move never binds).
-  double most(const FlowSpec& spec) const;
+  // The most a flow of `spec` can move over its links alone (its slowest edge that shares
+  // fairly): a cap at or above it never binds.
+  double links_most(const FlowSpec& spec) const;
   // When the next flow runs out or is released; kUnbounded when nothing is due.
   double next_finish_ns() const;
   // Whether rates are to be recomputed (a start, an end, a later cap, a reshare since the

@@ -11,9 +11,12 @@
 #include <array>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <map>
+#include <queue>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 #include <systemc>
@@ -50,6 +53,9 @@ class FlowFabric : public sc_core::sc_module {
     uint64_t transfer = 0;       // TransferTracker id
     uint32_t flow_id = 0;        // the app or device it is for (CopyCommand::flow_id)
     double free_window = -1;     // a read's bytes of the engine's tag window free at its start (-1: all)
+    // A read whose engine has all its tags out starts once the first of them is back, as a
+    // fresh read (FlowEngine::open()); -1: at once.
+    double not_before_ns = -1;
     std::function<void()> sent;  // the engine may take its next command (FlowEngine)
     // A read's fluid has gone (after sent(), which a read gets when it has issued its last
     // request): the tags it gives back then are back (FlowEngine::open()).
@@ -57,7 +63,12 @@ class FlowFabric : public sc_core::sc_module {
     std::function<double()> engine_queue;  // what its engine holds at a look (WatchFlow::engine_queue)
     std::function<double(double)> submitted_ns;  // (WatchFlow::submitted_ns)
   };
-  void start(Copy c);  // now
+  void start(Copy c);  // now, or at c.not_before_ns
+  // One request's round trip on `read`'s path: a lone read of one request (up to MRRS
+  // bytes), from its start to its last byte's arrival as the fluid times it, alone on its
+  // links. The packet model's engine has the request's tag back then (models/pcie/
+  // dma_engine.h: a tag is freed by its request's last completion).
+  double tag_round_trip_ns(const flow::TransferSpec& read) const;
 
   int node_of_endpoint(int k) const { return node_of_endpoint_.at(k); }
   const flow::FabricParams& params() const { return params_; }
@@ -138,9 +149,11 @@ class FlowFabric : public sc_core::sc_module {
   std::unordered_map<uint64_t, int> flow_of_transfer_;  // the moving copies' scheduler ids
   std::set<uint32_t> unsettled_flows_;
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order
-  std::multimap<uint64_t, std::function<void()>> releasing_;  // engines' sent(), by time (ps)
+  // Engines' sent(), and the starts of reads waiting for their tags (start()), by time (ps).
+  std::multimap<uint64_t, std::function<void()>> releasing_;
+  mutable std::map<std::tuple<int, int, uint64_t>, double> round_trips_;  // tag_round_trip_ns() by ends and bytes
   sc_core::sc_event wake_event_, due_event_, settle_event_, release_event_;
-  ProgressGuard wake_guard_, deliver_guard_;
+  ProgressGuard wake_guard_, deliver_guard_, release_guard_;
 };
 
 // One copy engine in the flow-level mode: commands in order; the next starts when the
@@ -163,7 +176,7 @@ class FlowFabric : public sc_core::sc_module {
 class FlowEngine : public CopyExecutor {
  public:
   // `slot`: the engine's requester slot at its node's egress (docs/config.md "Port arbiter").
-  FlowEngine(FlowFabric& fabric, int node, int slot, int tags) : fabric_(fabric), node_(node), slot_(slot), tags_(tags) {}
+  FlowEngine(FlowFabric& fabric, int node, int slot, int tags);
   void submit(CopyCommand c) override;
   // Commands of different apps submitted within kNearNs of each other while one of them
   // waits (queued, or issuing): the fluid times submissions within a fraction of a
@@ -183,7 +196,7 @@ class FlowEngine : public CopyExecutor {
 
  private:
   void start_next();
-  FlowFabric::Copy open(CopyCommand c);
+  FlowFabric::Copy open(CopyCommand c, double submitted_at);
   void read_done(int completer, int requests);
   int requests(uint64_t bytes) const;
   FlowFabric& fabric_;
@@ -208,6 +221,11 @@ class FlowEngine : public CopyExecutor {
   double submitted_ns(double k) const;
   double write_tlps(const CopyCommand& c) const;
   int tags_in_flight_ = 0;  // tags of reads whose data have not all arrived (free_window)
+  // The soonest each of the engine's tags can be back (issue_requests()), earliest first;
+  // -inf: free, or no time known.
+  std::priority_queue<double, std::vector<double>, std::greater<double>> tag_back_ns_;
+  double last_request_ns_ = -std::numeric_limits<double>::infinity();  // the soonest its last request went out
+  double issue_requests(int uses, bool reuses, double submitted_at, double trip_ns);
 };
 
 }  // namespace arbsim

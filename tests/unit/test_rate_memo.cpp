@@ -129,3 +129,22 @@ TEST(RateMemo, ACopyReplacingOneOfTheSameSpecTakesItsRate) {
   EXPECT_EQ(s.replacements(), 1u);
 }
 
+// A cap at or above what the flow's links let it move (8 B/ns here) cannot bind, so it is no
+// part of the flow's spec: a copy paced at 8 takes the place of an unpaced one of its path as
+// the last test's does (its VC's share, 2). A cap under that is kept and binds: paced at 1,
+// the next copy moves at 1 and big takes the other 7 (its VC's 6 and what TC 0 leaves).
+TEST(RateMemo, ACapThatCannotBindLeavesTheSpecAsItWas) {
+  Scheduler s({8}, {weighted_vcs()});
+  const int big = s.add(0, 1e6, spec({0}, 1));
+  const int first = s.add(0, 4000, spec({0}, 0));
+  EXPECT_EQ(s.advance(2000), std::vector<int>{first});
+  const int paced_at_link = s.add(2000, 4000, spec({0}, 0, 8));
+  EXPECT_DOUBLE_EQ(s.rate(paced_at_link), 2);
+  EXPECT_EQ(s.replacements(), 1u);
+  EXPECT_EQ(s.advance(4000), std::vector<int>{paced_at_link});
+  const int paced = s.add(4000, 4000, spec({0}, 0, 1));
+  EXPECT_DOUBLE_EQ(s.rate(paced), 1);
+  EXPECT_DOUBLE_EQ(s.rate(big), 7);
+  EXPECT_EQ(s.replacements(), 1u);
+}
+

@@ -114,6 +114,7 @@ class FlowFabric : public sc_core::sc_module {
   void deliver();  // SC_METHOD: copies whose fixed latency has passed
   void release_engines();  // SC_METHOD: reads whose last request is due now (release_lag_ns)
   double release_lag_ns(const Moving& m, double rate) const;
+  double in_waves(const flow::TransferSpec& s, const flow::TransferPlan& plan) const;
   double completer_delay_ns(const Moving& m) const;
   std::vector<int> slots_on(const std::vector<int>& path, int first) const;
   flow::WatchFlow::CreditPool pool_of(const Moving& m, const flow::CreditLoop& l) const;

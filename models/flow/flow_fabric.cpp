@@ -83,15 +83,20 @@ void FlowFabric::start(Copy c) {
   // 8 KiB copies back to back: a fresh window each moved them 22 % faster than the packet
   // model, found by a user re-trial).
   const double burst = c.free_window < 0 ? window : std::min(window, c.free_window);
+  // What follows its burst moves at its tags' pace: where its engine's timeline follows its
+  // requests (FlowEngine::issue_requests()), the pace at which it ends alone when its last
+  // request's data come there; else, for a read with its whole window, in its waves.
+  double pace = m.plan.flow.cap;
+  if (c.spec.read && c.last_data_ns > 0) pace = timeline_pace(c, m.plan, std::max(0.0, burst));
+  else if (c.spec.read && burst >= window) pace = in_waves(c.spec, m.plan);
   flow::LaterCap later;
-  if (c.spec.read)
-    later = {burst * m.plan.volume / std::max(1.0, bytes), burst >= window ? in_waves(c.spec, m.plan) : m.plan.flow.cap};
+  if (c.spec.read) later = {burst * m.plan.volume / std::max(1.0, bytes), pace};
   m.tag_cap = c.spec.read ? m.plan.flow.cap : 0.0;
   m.plan.flow.cap = c.rate_GBps > 0 ? c.rate_GBps : flow::kUnbounded;
   if (c.spec.read && burst <= 0) {
     // All its tags are out behind earlier reads: it moves at their pace from its start (where
     // that pace cannot bind, Scheduler::add() leaves the cap out of its spec).
-    m.plan.flow.cap = std::min(m.plan.flow.cap, m.tag_cap);
+    m.plan.flow.cap = std::min(m.plan.flow.cap, pace);
     later = {};
   }
   m.plan.flow.tc = c.tc;
@@ -385,6 +390,18 @@ void FlowFabric::add_bytes(int edge, uint8_t tc, double payload, double wire) {
 // read on 8 tags, 9 requests, ended 32.6 % early; 13,447 B, 27 requests, 11.2 %: found by a
 // user trial.) Reads of kPooledTlps requests or more keep the cap, within a wave of it, so
 // that their specs stay shared (flow_network.h).
+// The pace, after `burst` bytes at its links' rate from now, at which a read alone delivers
+// its last byte at c.last_data_ns: unbounded where it cannot by then, or where that is within
+// 0.1 % of its links' rate (the timeline's own rounding: kept, every read of a stream had a
+// spec of its own, and none took another's place: flow_scheduler.h, "Replacements").
+double FlowFabric::timeline_pace(const Copy& c, const flow::TransferPlan& plan, double burst) const {
+  const double unit = plan.volume / std::max(1.0, static_cast<double>(c.spec.bytes));
+  const double rate = sched_.links_most(plan.flow), first = std::min(burst * unit, plan.volume);
+  const double span = c.last_data_ns - tail_ns(plan, rate) - now_ns() - first / rate;
+  const double pace = span > 0 ? (plan.volume - first) / span : flow::kUnbounded;
+  return pace >= rate * (1 - 1e-3) ? flow::kUnbounded : pace;
+}
+
 double FlowFabric::in_waves(const flow::TransferSpec& s, const flow::TransferPlan& plan) const {
   const double cap = plan.flow.cap;
   const uint64_t mrrs = static_cast<uint64_t>(params_.mrrs), tags = static_cast<uint64_t>(std::max(1, s.tags));
@@ -402,16 +419,17 @@ double FlowFabric::in_waves(const flow::TransferSpec& s, const flow::TransferPla
   return time > 0 ? (bytes - window) / time * unit : cap;
 }
 
-double FlowFabric::tag_round_trip_ns(const flow::TransferSpec& read) const {
+FlowFabric::RequestTrip FlowFabric::request_trip(const flow::TransferSpec& read, uint64_t bytes) const {
   flow::TransferSpec one = read;
-  one.bytes = std::min<uint64_t>(read.bytes, static_cast<uint64_t>(params_.mrrs));
+  one.bytes = std::max<uint64_t>(1, std::min<uint64_t>(bytes, static_cast<uint64_t>(params_.mrrs)));
   const auto key = std::make_tuple(one.requester, one.remote, one.bytes);
   const auto it = round_trips_.find(key);
   if (it != round_trips_.end()) return it->second;
   flow::TransferPlan plan = flow::plan_transfer(net_, params_, one);
   flow::pool_overheads(net_, params_, one, plan);
-  const double rate = sched_.links_most(plan.flow);
-  const double trip = (rate > 0 && rate < flow::kUnbounded ? plan.volume / rate : 0.0) + tail_ns(plan, rate);
+  const double rate = sched_.links_most(plan.flow) * static_cast<double>(one.bytes) / plan.volume;
+  const bool bounded = rate > 0 && rate < flow::kUnbounded;
+  const RequestTrip trip{(bounded ? static_cast<double>(one.bytes) / rate : 0.0) + tail_ns(plan, rate), rate};
   return round_trips_.emplace(key, trip).first->second;
 }
 
@@ -511,9 +529,8 @@ void FlowFabric::take_away_warmup() {
 }
 
 FlowEngine::FlowEngine(FlowFabric& fabric, int node, int slot, int tags)
-    : fabric_(fabric), node_(node), slot_(slot), tags_(tags) {
-  for (int k = 0; k < tags_; ++k) tag_back_ns_.push(-std::numeric_limits<double>::infinity());
-}
+    : fabric_(fabric), node_(node), slot_(slot), tags_(tags), free_tags_(std::max(0, tags)),
+      tag_back_ns_(static_cast<std::size_t>(std::max(0, tags))) {}
 
 void FlowEngine::submit(CopyCommand c) {
   const double now = now_ns();
@@ -584,8 +601,9 @@ FlowFabric::Copy FlowEngine::open(CopyCommand c, double submitted_at) {
     // at its tags' pace from when the reads before it had gone, 2 KiB reads 15 deep on 8 tags
     // ended every second one 152 ns early: reads 3-5 at 1,126 / 1,433 / 1,706 ns against
     // 1,278 / 1,433 / 1,858 in the packet model; found by a user trial.)
-    const double first_out = issue_requests(uses, asked > tags_, submitted_at, fabric_.tag_round_trip_ns(copy.spec));
-    if (first_out > now) copy.not_before_ns = first_out, copy.free_window = -1;
+    const Issued issued = issue_requests(copy.spec, submitted_at);
+    if (issued.first_out > now) copy.not_before_ns = issued.first_out, copy.free_window = -1;
+    copy.last_data_ns = issued.last_data;
     if (now != opened_ns_) opened_ns_ = now, opened_now_ = 0;
     opened_now_ += asked;
     copy.engine_queue = [this] { return piled_requests(); };
@@ -596,21 +614,52 @@ FlowFabric::Copy FlowEngine::open(CopyCommand c, double submitted_at) {
   return copy;
 }
 
-// Issues a read's requests on the engine's timeline of soonest times: each takes the tag
-// that is back first and goes out no sooner than the read was submitted and the request
-// before it went out; its tag is back a round trip `trip_ns` later (no queueing counted: a
-// time no later than the packet model's). A read that `reuses` its tags (more requests than
-// tags) holds them until its end, not known here: they count as back at once, so no read
-// behind it waits on this account. Returns when its first request goes out.
-double FlowEngine::issue_requests(int uses, bool reuses, double submitted_at, double trip_ns) {
-  double first = -std::numeric_limits<double>::infinity();
-  for (int k = 0; k < uses && !tag_back_ns_.empty(); ++k) {
-    last_request_ns_ = std::max({last_request_ns_, submitted_at, tag_back_ns_.top()});
-    tag_back_ns_.pop();
-    tag_back_ns_.push(reuses ? -std::numeric_limits<double>::infinity() : last_request_ns_ + trip_ns);
-    if (k == 0) first = last_request_ns_;
+// Issues a read's requests on the engine's timeline of soonest times, alone on its links:
+// each takes the tag that is back first and goes out no sooner than the read was submitted
+// and the request before it went out; its data are in a lone request's round trip later, and
+// no sooner than the data before them and their own time on the slowest link after them; its
+// tag is back then (no other traffic counted: times no later than the packet model's). Those
+// times only grow, so the tags come back in the order they went out: a queue. A read of
+// kPooledTlps requests or more has only its first request placed (its spec is shared,
+// flow_network.h): the engine's tags are not followed from then on, and a read's first
+// request goes out no sooner than the one before it and its submission.
+FlowEngine::Issued FlowEngine::issue_requests(const flow::TransferSpec& read, double submitted_at) {
+  const uint64_t mrrs = static_cast<uint64_t>(fabric_.params().mrrs);
+  const uint64_t asked = std::max<uint64_t>(1, (read.bytes + mrrs - 1) / mrrs);
+  const auto next_tag = [this] {
+    if (free_tags_ > 0) return --free_tags_, kLongAgo;
+    const double back = tag_back_ns_[tag_head_];
+    tag_head_ = tag_head_ + 1 == tag_back_ns_.size() ? 0 : tag_head_ + 1;
+    --tags_back_;
+    return back;
+  };
+  if (!following_ || tag_back_ns_.empty()) {
+    last_request_ns_ = std::max(last_request_ns_, submitted_at);
+    return {last_request_ns_, -1};
   }
-  return first;
+  if (asked >= flow::kPooledTlps) {
+    following_ = false;
+    last_request_ns_ = std::max({last_request_ns_, submitted_at, next_tag()});
+    return {last_request_ns_, -1};
+  }
+  const uint64_t last_bytes = read.bytes - (asked - 1) * mrrs;
+  const FlowFabric::RequestTrip whole = fabric_.request_trip(read, mrrs), last = fabric_.request_trip(read, last_bytes);
+  const double whole_ns = static_cast<double>(mrrs) / whole.bytes_per_ns;  // a whole request's data on the link
+  const std::size_t slots = tag_back_ns_.size();
+  last_request_ns_ = std::max(last_request_ns_, submitted_at);
+  Issued out;
+  for (uint64_t k = 0; k < asked; ++k) {
+    last_request_ns_ = std::max(last_request_ns_, next_tag());
+    if (k == 0) out.first_out = last_request_ns_;
+    if (k + 1 < asked)
+      last_data_ns_ = std::max(last_request_ns_ + whole.ns, last_data_ns_ + whole_ns);
+    else
+      last_data_ns_ = std::max(last_request_ns_ + last.ns, last_data_ns_ + static_cast<double>(last_bytes) / last.bytes_per_ns);
+    std::size_t slot = tag_head_ + tags_back_++;
+    tag_back_ns_[slot >= slots ? slot - slots : slot] = last_data_ns_;
+  }
+  out.last_data = last_data_ns_;
+  return out;
 }
 
 // The requests this engine opened at this instant and those of the reads queued behind them

@@ -11,9 +11,7 @@
 #include <array>
 #include <deque>
 #include <functional>
-#include <limits>
 #include <map>
-#include <queue>
 #include <set>
 #include <string>
 #include <tuple>
@@ -56,6 +54,9 @@ class FlowFabric : public sc_core::sc_module {
     // A read whose engine has all its tags out starts once the first of them is back, as a
     // fresh read (FlowEngine::open()); -1: at once.
     double not_before_ns = -1;
+    // A read: when its last request's data come on its engine's timeline, alone
+    // (FlowEngine::issue_requests()); -1: not known.
+    double last_data_ns = -1;
     std::function<void()> sent;  // the engine may take its next command (FlowEngine)
     // A read's fluid has gone (after sent(), which a read gets when it has issued its last
     // request): the tags it gives back then are back (FlowEngine::open()).
@@ -64,11 +65,14 @@ class FlowFabric : public sc_core::sc_module {
     std::function<double(double)> submitted_ns;  // (WatchFlow::submitted_ns)
   };
   void start(Copy c);  // now, or at c.not_before_ns
-  // One request's round trip on `read`'s path: a lone read of one request (up to MRRS
-  // bytes), from its start to its last byte's arrival as the fluid times it, alone on its
-  // links. The packet model's engine has the request's tag back then (models/pcie/
-  // dma_engine.h: a tag is freed by its request's last completion).
-  double tag_round_trip_ns(const flow::TransferSpec& read) const;
+  // One request of `bytes` (up to MRRS) on `read`'s path: a lone read of it, from its start
+  // to its last byte's arrival as the fluid times it, alone on its links (the packet model's
+  // engine has the request's tag back then: models/pcie/dma_engine.h, a tag is freed by its
+  // request's last completion), and the rate its data move at there (bytes per ns).
+  struct RequestTrip {
+    double ns = 0, bytes_per_ns = 0;
+  };
+  RequestTrip request_trip(const flow::TransferSpec& read, uint64_t bytes) const;
 
   int node_of_endpoint(int k) const { return node_of_endpoint_.at(k); }
   const flow::FabricParams& params() const { return params_; }
@@ -115,6 +119,7 @@ class FlowFabric : public sc_core::sc_module {
   void release_engines();  // SC_METHOD: reads whose last request is due now (release_lag_ns)
   double release_lag_ns(const Moving& m, double rate) const;
   double in_waves(const flow::TransferSpec& s, const flow::TransferPlan& plan) const;
+  double timeline_pace(const Copy& c, const flow::TransferPlan& plan, double burst) const;
   double completer_delay_ns(const Moving& m) const;
   std::vector<int> slots_on(const std::vector<int>& path, int first) const;
   flow::WatchFlow::CreditPool pool_of(const Moving& m, const flow::CreditLoop& l) const;
@@ -152,7 +157,7 @@ class FlowFabric : public sc_core::sc_module {
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order
   // Engines' sent(), and the starts of reads waiting for their tags (start()), by time (ps).
   std::multimap<uint64_t, std::function<void()>> releasing_;
-  mutable std::map<std::tuple<int, int, uint64_t>, double> round_trips_;  // tag_round_trip_ns() by ends and bytes
+  mutable std::map<std::tuple<int, int, uint64_t>, RequestTrip> round_trips_;  // request_trip() by ends and bytes
   sc_core::sc_event wake_event_, due_event_, settle_event_, release_event_;
   ProgressGuard wake_guard_, deliver_guard_, release_guard_;
 };
@@ -222,11 +227,22 @@ class FlowEngine : public CopyExecutor {
   double submitted_ns(double k) const;
   double write_tlps(const CopyCommand& c) const;
   int tags_in_flight_ = 0;  // tags of reads whose data have not all arrived (free_window)
-  // The soonest each of the engine's tags can be back (issue_requests()), earliest first;
-  // -inf: free, or no time known.
-  std::priority_queue<double, std::vector<double>, std::greater<double>> tag_back_ns_;
-  double last_request_ns_ = -std::numeric_limits<double>::infinity();  // the soonest its last request went out
-  double issue_requests(int uses, bool reuses, double submitted_at, double trip_ns);
+  // The engine's tags on its timeline of soonest times (issue_requests()): how many have been
+  // free from the start, and when each other one is back, in the order they went out (a
+  // ring of tags_ slots); not
+  // followed after a read of kPooledTlps requests or more.
+  static constexpr double kLongAgo = -1e300;
+  int free_tags_ = 0;
+  std::vector<double> tag_back_ns_;  // a ring: tags_back_ of them from tag_head_ on
+  std::size_t tag_head_ = 0, tags_back_ = 0;
+  bool following_ = true;
+  double last_request_ns_ = kLongAgo;  // the soonest its last request went out
+  double last_data_ns_ = kLongAgo;     // the soonest that request's data came in
+  struct Issued {
+    double first_out = 0;   // its first request went out
+    double last_data = -1;  // its last request's data came in (-1: not known)
+  };
+  Issued issue_requests(const flow::TransferSpec& read, double submitted_at);
 };
 
 }  // namespace arbsim

@@ -376,20 +376,6 @@ void FlowFabric::add_bytes(int edge, uint8_t tc, double payload, double wire) {
   s.vc_bytes[vcs_[edge].tc_to_vc[tc]] += p;
 }
 
-// From the fluid's end to the last byte's arrival: the first TLP's latency less the time
-// that TLP's bytes took at the rate the flow last moved at (they are part of the fluid). A
-// lone copy then ends at latency + (bytes - first TLP) / rate, the packet model's timeline
-// (within one TLP's overhead time when its last TLP is short: docs/architecture.md).
-// A read of more requests than its engine's tags sends a tag window of them at once, and each
-// tag's next request when the data of its last one are in: the requests after the first
-// window come back in waves, one a round trip, and the last wave takes a whole round trip
-// however few requests it holds, where the tag-window cap (Little's law, flow_network.cpp)
-// spreads that round trip over the read. Here the pace, after the first window, at which the
-// read's last byte comes when the packet model's last wave's does: its waves' round trips,
-// less the time the last wave's bytes take under a whole window's. (At the cap, a lone 4,500 B
-// read on 8 tags, 9 requests, ended 32.6 % early; 13,447 B, 27 requests, 11.2 %: found by a
-// user trial.) Reads of kPooledTlps requests or more keep the cap, within a wave of it, so
-// that their specs stay shared (flow_network.h).
 // The pace, after `burst` bytes at its links' rate from now, at which a read alone delivers
 // its last byte at c.last_data_ns: unbounded where it cannot by then, or where that is within
 // 0.1 % of its links' rate (the timeline's own rounding: kept, every read of a stream had a
@@ -402,6 +388,17 @@ double FlowFabric::timeline_pace(const Copy& c, const flow::TransferPlan& plan, 
   return pace >= rate * (1 - 1e-3) ? flow::kUnbounded : pace;
 }
 
+// A read of more requests than its engine's tags sends a tag window of them at once, and each
+// tag's next request when the data of its last one are in: the requests after the first
+// window come back in waves, one a round trip, and the last wave takes a whole round trip
+// however few requests it holds, where the tag-window cap (Little's law, flow_network.cpp)
+// spreads that round trip over the read. Here the pace, after the first window, at which the
+// read's last byte comes when the packet model's last wave's does: its waves' round trips,
+// less the time the last wave's bytes take under a whole window's. (At the cap, a lone 4,500 B
+// read on 8 tags, 9 requests, ended 32.6 % early; 13,447 B, 27 requests, 11.2 %: found by a
+// user trial.) Reads of kPooledTlps requests or more keep the cap, within a wave of it, so
+// that their specs stay shared (flow_network.h). Where the engine's timeline follows the
+// read (FlowEngine::issue_requests()), timeline_pace() gives this and more.
 double FlowFabric::in_waves(const flow::TransferSpec& s, const flow::TransferPlan& plan) const {
   const double cap = plan.flow.cap;
   const uint64_t mrrs = static_cast<uint64_t>(params_.mrrs), tags = static_cast<uint64_t>(std::max(1, s.tags));
@@ -433,6 +430,10 @@ FlowFabric::RequestTrip FlowFabric::request_trip(const flow::TransferSpec& read,
   return round_trips_.emplace(key, trip).first->second;
 }
 
+// From the fluid's end to the last byte's arrival: the first TLP's latency less the time
+// that TLP's bytes took at the rate the flow last moved at (they are part of the fluid). A
+// lone copy then ends at latency + (bytes - first TLP) / rate, the packet model's timeline
+// (within one TLP's overhead time when its last TLP is short: docs/architecture.md).
 double FlowFabric::tail_ns(const flow::TransferPlan& plan, double rate) {
   if (!(rate > 0) || rate == flow::kUnbounded) return plan.latency_ns;
   return std::max(0.0, plan.latency_ns - static_cast<double>(plan.first_bytes) / rate);

@@ -228,9 +228,8 @@ class FlowEngine : public CopyExecutor {
   double write_tlps(const CopyCommand& c) const;
   int tags_in_flight_ = 0;  // tags of reads whose data have not all arrived (free_window)
   // The engine's tags on its timeline of soonest times (issue_requests()): how many have been
-  // free from the start, and when each other one is back, in the order they went out (a
-  // ring of tags_ slots); not
-  // followed after a read of kPooledTlps requests or more.
+  // free from the start, and when each other one is back, in the order they went out (a ring
+  // of tags_ slots); not followed after a read of kPooledTlps requests or more.
   static constexpr double kLongAgo = -1e300;
   int free_tags_ = 0;
   std::vector<double> tag_back_ns_;  // a ring: tags_back_ of them from tag_head_ on

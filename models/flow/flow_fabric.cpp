@@ -402,7 +402,7 @@ double FlowFabric::timeline_pace(const Copy& c, const flow::TransferPlan& plan, 
 double FlowFabric::in_waves(const flow::TransferSpec& s, const flow::TransferPlan& plan) const {
   const double cap = plan.flow.cap;
   const uint64_t mrrs = static_cast<uint64_t>(params_.mrrs), tags = static_cast<uint64_t>(std::max(1, s.tags));
-  const uint64_t requests = (s.bytes + mrrs - 1) / mrrs;
+  const uint64_t requests = flow::request_tlps(params_, true, s.bytes);
   if (requests <= tags || requests >= flow::kPooledTlps || !(cap > 0) || cap >= flow::kUnbounded) return cap;
   const double bytes = static_cast<double>(s.bytes), unit = plan.volume / bytes;  // fluid units per byte
   const double rate = sched_.links_most(plan.flow) / unit;                        // bytes per ns, alone
@@ -626,7 +626,7 @@ FlowFabric::Copy FlowEngine::open(CopyCommand c, double submitted_at) {
 // request goes out no sooner than the one before it and its submission.
 FlowEngine::Issued FlowEngine::issue_requests(const flow::TransferSpec& read, double submitted_at) {
   const uint64_t mrrs = static_cast<uint64_t>(fabric_.params().mrrs);
-  const uint64_t asked = std::max<uint64_t>(1, (read.bytes + mrrs - 1) / mrrs);
+  const uint64_t asked = std::max<uint64_t>(1, flow::request_tlps(fabric_.params(), true, read.bytes));
   const auto next_tag = [this] {
     if (free_tags_ > 0) return --free_tags_, kLongAgo;
     const double back = tag_back_ns_[tag_head_];

@@ -9,6 +9,9 @@
 #include "platforms/topology/scenario.h"
 #include "tests/config/config_text.h"
 
+// Its own namespace: the test programs are unity builds (CMakeLists.txt).
+namespace mig_config_test {
+
 using namespace arbsim;
 using namespace arbsim::test;
 
@@ -119,3 +122,5 @@ TEST(MigConfig, BatchAppsRunOnWholeGpus) {
   EXPECT_EQ(error_of(y), "bad.yaml:10: apps[0].streams[0].gpu: batch apps run on whole GPUs; 'gpu0/mig1' is a "
                          "MIG instance");
 }
+
+}  // namespace mig_config_test

@@ -10,7 +10,9 @@
 using namespace arbsim;
 using namespace arbsim::test;
 
-namespace {
+// Its own namespace, not an anonymous one: the fixture is a base of the tests, and the test
+// programs are unity builds (tests/README.md).
+namespace batch_random_test {
 
 std::string random_batch(uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -37,8 +39,6 @@ std::string random_batch(uint64_t seed) {
 
 class RandomBatch : public ::testing::TestWithParam<int> {};
 
-}  // namespace
-
 TEST_P(RandomBatch, PredictedMakespanWithin4Percent) {
   const std::string yaml = random_batch(20020 + static_cast<uint64_t>(GetParam()));
   SimOutcome o = run_yaml(yaml);
@@ -50,3 +50,5 @@ TEST_P(RandomBatch, PredictedMakespanWithin4Percent) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomBatch, ::testing::Range(0, 12));
+
+}  // namespace batch_random_test

@@ -854,7 +854,9 @@ TEST(FlowArbitration, ReadsWaitingOutAStreamsWindowsAtTheCompleterAreNamed) {
   const std::vector<std::string> at = notes_at(o, "rc0_memory->rc0");
   EXPECT_NE(std::find(at.begin(), at.end(), kCompleterQueue), at.end());
   for (const auto& n : o.results["fidelity_notes"])
-    if (n["setting"] == kCompleterQueue) EXPECT_EQ(n["apps"].dump(), "[\"a1\"]");
+    if (n["setting"] == kCompleterQueue) {
+      EXPECT_EQ(n["apps"].dump(), "[\"a1\"]");
+    }
 }
 
 TEST(FlowArbitration, ReadsTakingTurnsWithAStreamAtTheCompleterAreNotNamed) {
@@ -1051,7 +1053,9 @@ TEST(FlowArbitration, AReadsWindowsBurstingAboveALowerVcAreNamed) {
   const std::vector<std::string> at = notes_at(o, "rc0->sw0");
   ASSERT_EQ(at, (std::vector<std::string>{kBurstAbove}));
   for (const auto& n : o.results["fidelity_notes"])
-    if (n["where"] == "rc0->sw0") EXPECT_NE(n["apps"].dump().find("a3"), std::string::npos);
+    if (n["where"] == "rc0->sw0") {
+      EXPECT_NE(n["apps"].dump().find("a3"), std::string::npos);
+    }
 }
 
 // ... not under rr (round robin VCs), where both fidelities agree to the nanosecond.
@@ -1159,7 +1163,9 @@ TEST(FlowArbitration, APushFillingItsCreditsBesideAnotherVcIsNamed) {
   const std::vector<std::string> at = notes_at(o, "rc0->sw0");
   EXPECT_EQ(at, (std::vector<std::string>{"credits filled ahead of its pace by a flow held back at sw0->gpu0"}));
   for (const auto& n : o.results["fidelity_notes"])
-    if (n["where"] == "rc0->sw0") EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"a1", "a3"}));
+    if (n["where"] == "rc0->sw0") {
+      EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"a1", "a3"}));
+    }
 }
 
 TEST(FlowArbitration, APushHeldAtTheSharedLinkIsNotNamedForAFill) {

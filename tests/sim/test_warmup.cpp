@@ -16,6 +16,9 @@
 #include <gtest/gtest.h>
 #include "tests/sim/sim_helpers.h"
 
+// Its own namespace: the test programs are unity builds (CMakeLists.txt).
+namespace warmup_test {
+
 using namespace arbsim;
 using namespace arbsim::test;
 
@@ -252,3 +255,5 @@ TEST(Warmup, LongerThanTheRunIsAConfigError) {
     EXPECT_NE(std::string(e.what()).find("shorter than sim.time_ns"), std::string::npos) << e.what();
   }
 }
+
+}  // namespace warmup_test

@@ -10,6 +10,9 @@
 #include "models/pcie/arbiters/starvation_guard.h"
 #include "models/pcie/arbiters/strict_priority.h"
 
+// Its own namespace: the test programs are unity builds (CMakeLists.txt).
+namespace arbitrated_rates_test {
+
 using namespace arbsim::flow;
 
 namespace {
@@ -281,3 +284,5 @@ TEST(ArbitratedRates, FlowsBehindOnePortSplitAsTheEgressBeforeSentThem) {
   EXPECT_NEAR(r.rate[0], 0, 1e-12);
   EXPECT_NEAR(r.rate[1], 4, 1e-12);
 }
+
+}  // namespace arbitrated_rates_test

@@ -9,6 +9,9 @@
 #include "models/jobs/mig_scheduler.h"
 #include "tests/unit/mig_job.h"
 
+// Its own namespace: the test programs are unity builds (CMakeLists.txt).
+namespace mig_schedulers_test {
+
 using namespace arbsim::jobs;
 
 namespace {
@@ -163,3 +166,5 @@ TEST(MigSchedulers, ABusySizeWaitsWithoutMarkingAGpu) {
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].instance, 0);
 }
+
+}  // namespace mig_schedulers_test

@@ -107,7 +107,9 @@ target_precompile_headers(arbsim_rtl_adapter PRIVATE <systemc.h> <verilated.h> <
 # Whole archive: nothing references the adapter, which registers itself. Linked into this
 # tree's programs, not into arbsim_sim: the installed package has the C++ arbiters only.
 foreach(_program pcie-arbsim sim_tests fabric_bench)
-  target_link_libraries(${_program} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,arbsim_rtl>")
+  if(TARGET ${_program})  # fabric_bench: not built with -DARBSIM_BENCH=OFF (scripts/sanitize)
+    target_link_libraries(${_program} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,arbsim_rtl>")
+  endif()
 endforeach()
 
 # ---- Tests ------------------------------------------------------------------------------

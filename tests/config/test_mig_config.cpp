@@ -9,7 +9,7 @@
 #include "platforms/topology/scenario.h"
 #include "tests/config/config_text.h"
 
-// Its own namespace: the test programs are unity builds (CMakeLists.txt).
+// Its own namespace: the test programs are unity builds (tests/README.md).
 namespace mig_config_test {
 
 using namespace arbsim;

@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 #include "tests/sim/sim_helpers.h"
 
-// Its own namespace: the test programs are unity builds (CMakeLists.txt).
+// Its own namespace: the test programs are unity builds (tests/README.md).
 namespace warmup_test {
 
 using namespace arbsim;

@@ -10,7 +10,7 @@
 #include "models/pcie/arbiters/starvation_guard.h"
 #include "models/pcie/arbiters/strict_priority.h"
 
-// Its own namespace: the test programs are unity builds (CMakeLists.txt).
+// Its own namespace: the test programs are unity builds (tests/README.md).
 namespace arbitrated_rates_test {
 
 using namespace arbsim::flow;

@@ -9,7 +9,7 @@
 #include "models/jobs/mig_scheduler.h"
 #include "tests/unit/mig_job.h"
 
-// Its own namespace: the test programs are unity builds (CMakeLists.txt).
+// Its own namespace: the test programs are unity builds (tests/README.md).
 namespace mig_schedulers_test {
 
 using namespace arbsim::jobs;

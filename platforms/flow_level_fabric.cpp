@@ -3,6 +3,7 @@
 #include <cstdio>
 #include "models/common/model_log.h"
 #include "platforms/topology/flow_graph.h"
+#include "models/common/sim_time.h"
 
 namespace arbsim {
 
@@ -262,7 +263,7 @@ void FlowLevelFabric::add_engine_sharers() {
 // A tie the driver's policy broke by GPU index (Fabric::note_ranking_tie): logged when it
 // happens, one fidelity note per pair of destinations at the end.
 void FlowLevelFabric::note_ranking_tie(const std::string& pair, uint64_t bytes, const std::vector<uint32_t>& flows) {
-  const double now = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  const double now = sim_now_ns();
   ARBSIM_LOG_DEBUG(*fabric_, "priority ranking: " + pair + " tied at " + std::to_string(bytes) +
                                  " B left; the lower GPU index ranks first");
   Tie& t = ties_.try_emplace(pair, Tie{now, 0, {}}).first->second;

@@ -18,6 +18,7 @@
 #include "platforms/topology/scenario.h"
 #include "testbenches/app.h"
 #include "testbenches/periodic_app.h"
+#include "models/common/sim_time.h"
 
 namespace arbsim {
 
@@ -73,7 +74,7 @@ class System : public FabricControl {
                                   s_.units.at(static_cast<std::size_t>(second)).name,
                               bytes, flows);
   }
-  double now_ns() const override { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+  double now_ns() const override { return sim_now_ns(); }
   std::vector<int> vc_counts() const override;
 
  private:

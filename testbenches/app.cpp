@@ -2,6 +2,7 @@
 #include <memory>
 #include "models/common/model_log.h"
 #include "models/common/sc_progress.h"
+#include "models/common/sim_time.h"
 
 namespace arbsim {
 
@@ -69,7 +70,7 @@ void App::copy(CopyDir dir, uint64_t bytes, std::function<void()> then) {
     then();
   };
   *tc = driver_.memcpy(r, done, [this, handle](uint64_t transfer) {
-    open_copies_.started(handle, transfer, sc_core::sc_time_stamp().to_seconds() * 1e9);
+    open_copies_.started(handle, transfer, sim_now_ns());
   });
 }
 

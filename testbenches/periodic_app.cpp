@@ -1,5 +1,6 @@
 #include "testbenches/periodic_app.h"
 #include "testbenches/deadline.h"
+#include "models/common/sim_time.h"
 
 namespace arbsim {
 
@@ -28,7 +29,7 @@ PeriodicApp::PeriodicApp(sc_core::sc_module_name name, const AppSetup& setup, co
 }
 
 void PeriodicApp::apply_share(double pct) {
-  if (pct != share_pct_) share_changes_.emplace_back(sc_core::sc_time_stamp().to_seconds() * 1e9, pct);
+  if (pct != share_pct_) share_changes_.emplace_back(sim_now_ns(), pct);
   share_pct_ = pct;
   if (!loop_) return;
   if (loop_->target() == ShareTarget::PcieRate) copy_rate_GBps_ = setup_.pcie_GBps * pct / 100.0;

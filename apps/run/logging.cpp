@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <systemc>
 #include "models/common/model_log.h"
+#include "models/common/sim_time.h"
 
 namespace arbsim {
 
@@ -16,7 +17,7 @@ namespace {
 class SimTimeFlag : public spdlog::custom_flag_formatter {
  public:
   void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
-    const std::string t = std::to_string(sc_core::sc_time_stamp().to_seconds() * 1e9);
+    const std::string t = std::to_string(sim_now_ns());
     dest.append(t.data(), t.data() + t.size());
   }
   std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<SimTimeFlag>(); }

@@ -7,6 +7,7 @@
 #include "apps/run/logging.h"
 #include "apps/run/results.h"
 #include "apps/run/run_phases.h"
+#include "models/common/sim_time.h"
 
 namespace arbsim {
 
@@ -58,7 +59,7 @@ void start_with_progress(const sc_core::sc_time& end, bool limited) {
     start_unless_starved(step < left ? step : left);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double step_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
-    const double now_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    const double now_ns = sim_now_ns();
     std::string line = "[progress] simulated " + sim_time_text(now_ns);
     if (limited) {
       const double frac = now_ns / (end.to_seconds() * 1e9);
@@ -214,11 +215,11 @@ SimOutcome simulate(const Scenario& s, const std::string& vcd_path, const Observ
   run_phases(*o.system, pauses, series.get(), progress);
   if (!vcd_path.empty() && !tf && !vcd_closed)  // an unlimited run that ended before the window
     log()->warn("the run ended at {} ns, before --vcd-window's start ({} ns): no VCD is written",
-                log_ns(sc_core::sc_time_stamp().to_seconds() * 1e9), log_ns(vcd.from_ns));
+                log_ns(sim_now_ns()), log_ns(vcd.from_ns));
   if (observe.any() && observe.from_ns > 0 &&
-      sc_core::sc_time_stamp().to_seconds() * 1e9 <= observe.from_ns)  // an unlimited run, over before the window
+      sim_now_ns() <= observe.from_ns)  // an unlimited run, over before the window
     log()->warn("the run ended at {} ns, before --trace-window's start ({} ns): nothing is traced or detected",
-                log_ns(sc_core::sc_time_stamp().to_seconds() * 1e9), log_ns(observe.from_ns));
+                log_ns(sim_now_ns()), log_ns(observe.from_ns));
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.cpu_seconds = process_cpu_seconds() - cpu0;
   o.end = sc_core::sc_time_stamp();

@@ -1,12 +1,11 @@
 #include "apps/run/stats_series.h"
 #include <cmath>
 #include <cstdio>
+#include "models/common/sim_time.h"
 
 namespace arbsim {
 
 namespace {
-
-double series_now_ns() { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
 std::string num(double v) {
   char b[32];
@@ -58,7 +57,7 @@ void StatsSeries::read(std::vector<double>* busy, std::vector<uint64_t>* bytes) 
 
 void StatsSeries::rebase() {
   read(&busy_, &bytes_);
-  last_ns_ = series_now_ns();
+  last_ns_ = sim_now_ns();
 }
 
 std::string StatsSeries::why_full() const {
@@ -74,7 +73,7 @@ void StatsSeries::row(const char* kind, const std::string& name, int vc, const s
 }
 
 void StatsSeries::sample() {
-  const double now = series_now_ns(), span_ps = (now - last_ns_) * 1000.0;
+  const double now = sim_now_ns(), span_ps = (now - last_ns_) * 1000.0;
   if (samples_ > 0 && span_ps <= 0) return;  // the run ended on a sample: nothing more to say
   now_text_ = time_text();
   std::vector<double> busy;

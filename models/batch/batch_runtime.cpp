@@ -1,6 +1,7 @@
 #include "models/batch/batch_runtime.h"
 #include "models/common/sc_progress.h"
 #include <algorithm>
+#include "models/common/sim_time.h"
 
 namespace arbsim {
 
@@ -14,7 +15,7 @@ BatchRuntime::BatchRuntime(sc_core::sc_module_name name, Driver& driver, BatchMo
   dont_initialize();
 }
 
-double BatchRuntime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+double BatchRuntime::now_ns() const { return sim_now_ns(); }
 
 BatchTimeline BatchRuntime::predict_batch_latency(const std::vector<BatchStreamOp>& ops, BatchMethod method) const {
   return model_.predict(ops, method);

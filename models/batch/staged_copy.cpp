@@ -1,11 +1,8 @@
 #include "models/batch/staged_copy.h"
 #include <algorithm>
+#include "models/common/sim_time.h"
 
 namespace arbsim {
-
-namespace {
-double staged_now_ns() { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
-}  // namespace
 
 StagedCopy::StagedCopy(Driver& driver, StagedCopySpec spec, std::function<void()> done)
     : driver_(driver), spec_(spec), done_(std::move(done)) {
@@ -38,13 +35,13 @@ void StagedCopy::copy_chunk(CopyDir dir, int gpu, uint64_t k, std::function<void
 // GPU -> CPU into a free staging buffer.
 void StagedCopy::issue_d2h() {
   const uint64_t k = d2h_issued_++;
-  if (d2h_start_ns_ < 0) d2h_start_ns_ = staged_now_ns();
+  if (d2h_start_ns_ < 0) d2h_start_ns_ = sim_now_ns();
   copy_chunk(CopyDir::D2H, spec_.src, k, [this, k] { d2h_done(k); });
 }
 
 // The chunk has landed in host memory: CPU -> GPU from that buffer.
 void StagedCopy::d2h_done(uint64_t k) {
-  if (h2d_start_ns_ < 0) h2d_start_ns_ = staged_now_ns();
+  if (h2d_start_ns_ < 0) h2d_start_ns_ = sim_now_ns();
   copy_chunk(CopyDir::H2D, spec_.dst, k, [this] { h2d_done(); });
 }
 

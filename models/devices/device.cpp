@@ -1,4 +1,5 @@
 #include "models/devices/device.h"
+#include "models/common/sim_time.h"
 
 namespace arbsim {
 
@@ -19,7 +20,7 @@ void Device::dma(int engine, bool to_host, uint64_t bytes, int tc, double rate_G
   c.rate_GBps = rate_GBps;
   const uint64_t handle = open_copies_.open(bytes);
   c.on_start = [this, handle](uint64_t transfer) {
-    open_copies_.started(handle, transfer, sc_core::sc_time_stamp().to_seconds() * 1e9);
+    open_copies_.started(handle, transfer, sim_now_ns());
   };
   // The data rate after a warm-up (docs/results.md "Warm-up") counts what an operation issued
   // during it delivers after it: a DMA open at its end from then on (OpenCopies), one started

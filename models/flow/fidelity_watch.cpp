@@ -588,7 +588,8 @@ void FidelityWatch::request_burst(int id, const WatchFlow& f, std::vector<Cause>
 // MRds' time, T_m each (N the requests piled; its first goes ahead where both start at once).
 // The fluid gives the stream the link less the reads' MRd share s throughout: its k-th TLP
 // waits k T s (T its mean TLP's time there). Named for the writes where the difference is 3 %
-// or more of that TLP's copy's latency in the packet model (how long it has waited since its
+// or more (2 % where copies queue behind g's: kQueuedPileMargin) of that TLP's copy's latency
+// in the packet model (how long it has waited since its
 // submission, g's least time, the queue ahead of it, the waits) at the stream's middle TLP or
 // its last (its copies' median and last latency; Q: g's TLPs and those queued behind it on
 // its engine). User trials: 64 B writes 64 deep beside four 64 KiB reads on one Gen3 x16 GPU
@@ -600,25 +601,41 @@ void FidelityWatch::request_burst(int id, const WatchFlow& f, std::vector<Cause>
 // (Taken at the TLP after the pile, where the difference is largest, it named 39 apps of a
 // 300-config trial whose median, p99 and last latency were all within 3 %; here, 3.) A
 // read's first look only: the instant its engine opens its requests.
+//
+// The margin for a stream with copies queued: its later copies, submitted as earlier ones
+// end, meet the pile too, and the one look at its start estimates their latency from the
+// queue it sees (trial t130: 256 B writes 16 deep, 32 in all, beside 60 MRds on one Gen4 x8
+// link: at the 16th write 11.4 ns estimated against 11.6 measured at p99, on a latency
+// estimated at 422 ns where the packet model's p99 is 406 and its p50 336: 3.5 % apart at
+// p50, unnamed at 3 %). On the 300-config trial (docs/architecture.md) 2 % names 5 more of
+// the 96 apps outside 3 % (12 -> 7 silent) and 6 more within it (5 -> 11 of 78 named).
+constexpr double kQueuedPileMargin = 0.02;
 void FidelityWatch::request_pile(const WatchFlow& f, std::vector<Cause>& out) const {
   if (!f.completions || !f.engine_queue || !f.request_path || f.request_path->empty() || !tlp_ns_) return;
   const double piled = f.engine_queue();
   if (!(piled > 0)) return;
   // The pile stands on each link of its path no faster than every link before it (its MRds
-  // arrive there at least as fast as they leave).
+  // arrive there at least as fast as they leave), and on a faster one where they arrive
+  // faster than taking turns with a write lets them leave (pile_at()).
   double slowest = 0;
   for (std::size_t k = 0; k < f.request_path->size(); ++k) {
     const int e = (*f.request_path)[k];
     const double t_m = tlp_ns(e, f, true);
-    if (t_m < slowest) continue;
-    slowest = t_m;
-    pile_at(f, k, piled, t_m, out);
+    pile_at(f, k, piled, t_m, slowest, out);
+    slowest = std::max(slowest, t_m);
   }
 }
 
 // The writes taking turns with read f's pile of `piled` requests at its request path's k-th
-// link, t_m each there (request_pile()).
-void FidelityWatch::pile_at(const WatchFlow& f, std::size_t k, double piled, double t_m, std::vector<Cause>& out) const {
+// link, t_m each there, where they arrive one per `gap` ns (request_pile()). On a link faster
+// than one before it the MRds pile up only where a turn of a write's TLP and an MRd (t + t_m)
+// outlasts that gap: a user trial, 64 B writes of gpu0 64 deep beside gpu1's 20 MRds, both
+// GPUs on Gen3 x16 links (1.689 ns an MRd) below a Gen4 x8 uplink (1.658 ns): p50 428 ns in
+// the packet model against the fluid's 403 (5.8 %), unnamed while only links no faster than
+// the one before were looked at (hand at the 32nd write: 20 x 1.658 - 32 x 5.5 x 0.046 =
+// 25 ns). A stream is named once, at its first such link.
+void FidelityWatch::pile_at(const WatchFlow& f, std::size_t k, double piled, double t_m, double gap,
+                            std::vector<Cause>& out) const {
   const int e = (*f.request_path)[k];
   const std::vector<Crossing>& there = by_edge_[static_cast<std::size_t>(e)];
   // The fluid's MRd share of the link: every read's requests crossing it.
@@ -633,10 +650,12 @@ void FidelityWatch::pile_at(const WatchFlow& f, std::size_t k, double piled, dou
     // copy's TLPs and those queued behind it on its engine.
     const double own = tlps(g, false), queued = own + g.engine_queue();
     const double t = tlp_ns_(e, TlpKind::Write, g.bytes / own);  // (its mean TLP: a copy under MPS, its size)
+    const auto piled_for_g = [&](const Cause& x) { return std::get<0>(x.first) == Unrepresented::RequestPile && x.second == c.id; };
+    if (t_m + t <= gap || std::any_of(out.begin(), out.end(), piled_for_g)) continue;
     for (const double kth : {std::max(own, std::ceil(queued / 2)), queued}) {
       const double waits = std::min(piled, kth - 1) * t_m, delta = waits - kth * t * std::min(share, 1.0);
       const double waited = g.submitted_ns ? std::max(0.0, now_ - g.submitted_ns(kth - own)) : 0.0;
-      if (delta >= 0.03 * (waited + g.least_ns + (kth - own) * t + waits)) {
+      if (delta >= (queued > own ? kQueuedPileMargin : 0.03) * (waited + g.least_ns + (kth - own) * t + waits)) {
         out.push_back({{Unrepresented::RequestPile, e, e}, c.id});
         break;
       }

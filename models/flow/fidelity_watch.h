@@ -332,7 +332,7 @@ class FidelityWatch {
   void burst_above(int id, const WatchFlow& f, int e, std::vector<Cause>& out) const;
   void request_burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   void request_pile(const WatchFlow& f, std::vector<Cause>& out) const;
-  void pile_at(const WatchFlow& f, std::size_t k, double piled, double t_m, std::vector<Cause>& out) const;
+  void pile_at(const WatchFlow& f, std::size_t k, double piled, double t_m, double gap, std::vector<Cause>& out) const;
   bool takes_turns(const WatchFlow& f, std::size_t k, const Crossing& c) const;
   bool burst_ahead(const WatchFlow& f, std::size_t k, const Crossing& c) const;
   double tlp_ns(int edge, const WatchFlow& f, bool request) const;

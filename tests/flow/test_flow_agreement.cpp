@@ -342,6 +342,27 @@ TEST_F(FlowVsPacket, WritesTakeTurnsWithAPileOfRequests) {
   EXPECT_LE(beside - alone, 64 * 1.8);
 }
 
+// The same turns on a link faster than the one the MRds come by: gpu1's five 2 KiB reads (20
+// MRds of 512 B) arrive at sw0 from a Gen3 x16 link, one per 1.689 ns, faster than they leave
+// up the Gen4 x8 uplink taking turns with gpu0's 64 B writes (one MRd and one write TLP,
+// 1.658 + 5.5 ns), so they pile there and the writes wait them: the last at most 20 MRds'
+// time, 20 x 1.658 = 33.2 ns, later than alone, and at least half of it (the writes also
+// queue behind each other at sw0, where some of the MRds' turns are absorbed). (The fluid: 10
+// ns; fidelity_watch.cpp, pile_at().)
+TEST_F(FlowVsPacket, APileOfRequestsStandsOnAFasterLinkBeyond) {
+  const std::string platform =
+      "platform:\n  mrrs: 512\n  h2d_mode: read\n"
+      "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
+      "  links: [{up: rc0, down: sw0, gen: 4, width: 8}, {up: sw0, down: gpu0, gen: 3, width: 16},\n"
+      "          {up: sw0, down: gpu1, gen: 3, width: 16}]\napps:\n";
+  const std::string writes = "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 64}, depth: 64, count: 64}\n";
+  const std::string reads = "  - {name: rd, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 2KiB}, depth: 5, count: 5}\n";
+  const auto p99 = [&](const json& r) { return r["apps"][r["apps"].size() - 1]["p99_ns"].get<double>(); };
+  const double alone = p99(run(platform + writes, "packet")), beside = p99(run(platform + reads + writes, "packet"));
+  EXPECT_GE(beside - alone, 20 * 1.658 / 2);
+  EXPECT_LE(beside - alone, 20 * 1.658);
+}
+
 // A stream of short writes backs a queue up as one: gpu0's 2 KiB writes, 32 deep, held at
 // sw0's Gen3 x8 uplink, keep its ingress from gpu0 full (128 posted TLPs of 280 B at
 // 7.877 GB/s: 4.55 us), and each tag window of gpu0's 48 KiB reads (95 MRds, 32 tags, three

@@ -642,6 +642,28 @@ TEST(FlowArbitration, APileOfRequestsIsNotNamedForWritesOneAtATime) {
   EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
 }
 
+// ... and on a link faster than the one before it, where a write's turn outlasts the MRds'
+// spacing: gpu1's 20 MRds arrive at sw0 one per 1.689 ns (Gen3 x16) and leave up its Gen4 x8
+// uplink in 1.658 ns, but taking turns with gpu0's 64 B writes (5.5 ns a TLP) they leave one
+// per 7.2 ns, so they pile there (FlowVsPacket.APileOfRequestsStandsOnAFasterLinkBeyond:
+// the writes' p50 428 ns in the packet model against the fluid's 403, 5.8 %; hand at the 32nd
+// write: 20 x 1.658 - 32 x 5.5 x 0.046 = 25 ns). Named at the uplink, once.
+TEST(FlowArbitration, APileOfRequestsOnAFasterLinkBeyondIsNamed) {
+  SimOutcome o = run_yaml(
+      "platform:\n"
+      "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
+      "  links: [{up: rc0, down: sw0, gen: 4, width: 8}, {up: sw0, down: gpu0, gen: 3, width: 16},\n"
+      "          {up: sw0, down: gpu1, gen: 3, width: 16}]\n"
+      "sim: {fidelity: flow}\n"
+      "apps:\n"
+      "  - {name: rd, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 2KiB}, depth: 5, count: 5}\n"
+      "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 64}, depth: 64, count: 64}\n");
+  EXPECT_EQ(notes_at(o, "sw0->rc0"),
+            (std::vector<std::string>{"an engine's read requests piled up at sw0->rc0 beside a stream of writes"}));
+  ASSERT_EQ(o.results["fidelity_notes"].size(), 1u) << o.results["fidelity_notes"].dump(2);
+  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"wr"}));
+}
+
 // A stream of short writes backs a queue up as one: gpu0's 2 KiB writes, 32 deep, held at
 // sw0's Gen3 x8 uplink, fill its ingress from gpu0 with 128 posted TLPs (its engine issues the
 // next copy's as the last one's leave), and the requests of gpu0's 48 KiB reads (95 MRds, 32

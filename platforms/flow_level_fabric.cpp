@@ -27,6 +27,8 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::SameQueue: return "short copies in one ingress queue behind " + held;
     case flow::Unrepresented::RequestBurst: return "a read's tag window of requests bursting onto the saturated " + out;
     case flow::Unrepresented::RequestPile: return "an engine's read requests piled up at " + out + " beside a stream of writes";
+    case flow::Unrepresented::RequestsGone:
+      return "a read's requests, all sent at its start, still charged on " + out + " beside writes that start later";
     case flow::Unrepresented::TlpTurns: return "copies of a few TLPs beside another flow's TLPs on " + out;
     case flow::Unrepresented::SharedCreditLoop:
       return "credits that carry less per round trip than copies back to back, or side by side, could move";
@@ -69,6 +71,11 @@ std::string effect(flow::Unrepresented what) {
              "each of its TLPs waiting an MRd's time until the pile has gone (on the reads' own engine, the whole "
              "pile goes first), in the packet model, where the fluid gives the writes the link less the reads' share "
              "of requests throughout (run with --fidelity packet for the writes' latencies)";
+    case flow::Unrepresented::RequestsGone:
+      return "request timing not modelled: the read's requests (MRds), no more than its tags, all left at its start "
+             "in the packet model, so writes that start later have this link without them, where the fluid charges "
+             "the read's share of requests for as long as its data run (the writes are slower in the fluid; run "
+             "with --fidelity packet for the writes' latencies)";
     case flow::Unrepresented::SharedCreditLoop:
       return "credit-limited throughput not modelled: each copy has no more TLPs than the credits hold, but the "
              "credits its predecessor or a copy beside it took are not back yet, so the packet model sends the "

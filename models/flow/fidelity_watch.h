@@ -187,11 +187,16 @@ struct WatchFlow {
   // A write's: when the copy holding the k-th of the TLPs queued behind it (k >= 1; below: its
   // own) was submitted to its engine, ns.
   std::function<double(double k)> submitted_ns{};
+  // A read's: when its engine sent the last request of the reads it holds, none queued behind
+  // (its timeline of soonest times, FlowEngine; kUnbounded: not known, or more to come), and
+  // how many of its requests are out (their reads not done).
+  std::function<std::pair<double, double>()> requests_out{};
 };
 
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
-                           RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead, WindowInQueue, RequestPile };
+                           RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead, WindowInQueue, RequestPile,
+                           RequestsGone };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -332,6 +337,10 @@ class FidelityWatch {
   void burst_above(int id, const WatchFlow& f, int e, std::vector<Cause>& out) const;
   void request_burst(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   void request_pile(const WatchFlow& f, std::vector<Cause>& out) const;
+  void requests_gone(int id, const WatchFlow& g, std::vector<Cause>& out) const;
+  bool gone_by(const WatchFlow& r, std::size_t k) const;
+  double write_latency_ns(const WatchFlow& g, double kth, double own, double t) const;
+  static double margin(double own, double queued);
   void pile_at(const WatchFlow& f, std::size_t k, double piled, double t_m, double gap, std::vector<Cause>& out) const;
   bool takes_turns(const WatchFlow& f, std::size_t k, const Crossing& c) const;
   bool burst_ahead(const WatchFlow& f, std::size_t k, const Crossing& c) const;

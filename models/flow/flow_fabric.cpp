@@ -147,6 +147,7 @@ void FlowFabric::start(Copy c) {
     w.least_ns = moved.plan.latency_ns + static_cast<double>(moved.copy.spec.bytes) / w.peak_bytes_per_ns;
     w.engine_queue = moved.copy.engine_queue;
     w.submitted_ns = moved.copy.submitted_ns;
+    w.requests_out = moved.copy.requests_out;
     watch_.add(id, w);
   }
   settle_event_.notify(sc_core::SC_ZERO_TIME);
@@ -608,6 +609,7 @@ FlowFabric::Copy FlowEngine::open(CopyCommand c, double submitted_at) {
     if (now != opened_ns_) opened_ns_ = now, opened_now_ = 0;
     opened_now_ += asked;
     copy.engine_queue = [this] { return piled_requests(); };
+    copy.requests_out = [this] { return requests_out(); };
   } else {
     copy.engine_queue = [this] { return queued_write_tlps(); };
     copy.submitted_ns = [this](double k) { return submitted_ns(k); };
@@ -676,6 +678,15 @@ double FlowEngine::piled_requests() const {
     piled += requests(c.bytes);
   }
   return std::min(piled, tags_);
+}
+
+// When the last request of the reads this engine holds went out on its timeline of soonest
+// times (issue_requests()), where no read is queued behind to ask for more (not known, once it
+// stopped following its tags, or more to come: never), and how many of its requests are out.
+std::pair<double, double> FlowEngine::requests_out() const {
+  const bool more = std::any_of(pending_.begin(), pending_.end(), [](const CopyCommand& c) { return c.kind == CopyKind::Read; });
+  const double at = following_ && !more ? std::max(last_request_ns_, opened_ns_) : flow::kUnbounded;
+  return {at, static_cast<double>(outstanding_requests_)};
 }
 
 // The TLPs of the writes queued on this engine (up to its first read): a stream's copies

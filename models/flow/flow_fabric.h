@@ -63,6 +63,7 @@ class FlowFabric : public sc_core::sc_module {
     std::function<void()> tags_back;
     std::function<double()> engine_queue;  // what its engine holds at a look (WatchFlow::engine_queue)
     std::function<double(double)> submitted_ns;  // (WatchFlow::submitted_ns)
+    std::function<std::pair<double, double>()> requests_out;  // (WatchFlow::requests_out)
   };
   void start(Copy c);  // now, or at c.not_before_ns
   // One request of `bytes` (up to MRRS) on `read`'s path: a lone read of it, from its start
@@ -223,6 +224,7 @@ class FlowEngine : public CopyExecutor {
   double opened_ns_ = -1;
   int opened_now_ = 0;
   double piled_requests() const;
+  std::pair<double, double> requests_out() const;
   double queued_write_tlps() const;
   double submitted_ns(double k) const;
   double write_tlps(const CopyCommand& c) const;

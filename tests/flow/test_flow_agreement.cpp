@@ -367,6 +367,22 @@ TEST_F(FlowVsPacket, APileOfRequestsStandsOnAFasterLinkBeyond) {
   EXPECT_LE(later, 20 * 1.658);
 }
 
+// Once a read engine has sent every request it was asked for, its reads' requests are gone
+// from the link: four 16 KiB reads (128 MRds, within the 256 tags) leave at 0 and are out by
+// 128 x 1.69 = 216 ns, so 4 KiB writes starting at 2,575 ns, while the reads' data still come
+// down, have the up link to themselves: no later than alone (the fluid charges the reads'
+// request share while their data run, 4.3 % of the link: p99 104 ns later; fidelity_watch.cpp,
+// requests_gone()).
+TEST_F(FlowVsPacket, WritesAfterTheReadsRequestsHaveGoneHaveTheLinkAlone) {
+  const std::string platform =
+      "platform:\n  mrrs: 512\n  h2d_mode: read\n  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+      "  links: [{up: rc0, down: gpu0}]\napps:\n";
+  const std::string writes =
+      "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 4KiB}, depth: 13, count: 13, start_ns: 2575}\n";
+  const std::string reads = "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 16KiB}, depth: 4, count: 4}\n";
+  EXPECT_NEAR(writes_later_beside(platform, reads, writes), 0.0, 1.0);
+}
+
 // A stream of short writes backs a queue up as one: gpu0's 2 KiB writes, 32 deep, held at
 // sw0's Gen3 x8 uplink, keep its ingress from gpu0 full (128 posted TLPs of 280 B at
 // 7.877 GB/s: 4.55 us), and each tag window of gpu0's 48 KiB reads (95 MRds, 32 tags, three

@@ -664,6 +664,45 @@ TEST(FlowArbitration, APileOfRequestsOnAFasterLinkBeyondIsNamed) {
   EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"wr"}));
 }
 
+namespace {
+
+// Four 16 KiB reads of gpu0 (128 MRds, within its 256 tags, all out by 216 ns) and 4 KiB
+// writes 13 deep starting at `start_ns` on its other engine, one Gen3 x16 link.
+std::string writes_after_reads(int start_ns) {
+  return "platform:\n"
+         "  mrrs: 512\n"
+         "  h2d_mode: read\n"
+         "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+         "  links: [{up: rc0, down: gpu0}]\n"
+         "sim: {fidelity: flow}\n"
+         "apps:\n"
+         "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 16KiB}, depth: 4, count: 4}\n"
+         "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 4KiB}, depth: 13, count: 13, start_ns: " +
+         std::to_string(start_ns) + "}\n";
+}
+
+}  // namespace
+
+// Writes starting after the reads' requests have gone have the link alone in the packet model
+// (FlowVsPacket.WritesAfterTheReadsRequestsHaveGoneHaveTheLinkAlone: p99 4,168 ns, as alone),
+// where the fluid charges the reads' request share while their data run (4,272 ns; hand at
+// the 52nd of the writes' 104 TLPs: 52 x 33.2 x 0.043 = 74 ns, 4 % of its 1.8 us): named for
+// the writes...
+TEST(FlowArbitration, WritesAfterTheReadsRequestsHaveGoneAreNamed) {
+  SimOutcome o = run_yaml(writes_after_reads(2575));
+  EXPECT_EQ(notes_at(o, "gpu0->rc0"), (std::vector<std::string>{
+      "a read's requests, all sent at its start, still charged on gpu0->rc0 beside writes that start later"}));
+  for (const auto& n : o.results["fidelity_notes"])
+    EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"wr"}));
+}
+
+// ... not where the writes start with the reads, whose requests then pile up beside them (the
+// pile's note instead).
+TEST(FlowArbitration, WritesStartingWithTheReadsAreNamedForThePileInstead) {
+  EXPECT_EQ(notes_at(run_yaml(writes_after_reads(0)), "gpu0->rc0"),
+            (std::vector<std::string>{"an engine's read requests piled up at gpu0->rc0 beside a stream of writes"}));
+}
+
 // A stream of short writes backs a queue up as one: gpu0's 2 KiB writes, 32 deep, held at
 // sw0's Gen3 x8 uplink, fill its ingress from gpu0 with 128 posted TLPs (its engine issues the
 // next copy's as the last one's leave), and the requests of gpu0's 48 KiB reads (95 MRds, 32

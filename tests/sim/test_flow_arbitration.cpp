@@ -583,15 +583,18 @@ namespace {
 // One GPU on one Gen3 x16 link: four 64 KiB reads of one stream (512 MRds of 512 B; its
 // engine's 256 tags issue 256 at once) and, on its other engine, writes of 64 B, `depth` of
 // `count` submitted together, all at 0 (tests/flow: the packet model's turns, measured).
+// (The platform, in the flow mode, up to its apps.)
+const char* const kOneGpuReading =
+    "platform:\n"
+    "  mrrs: 512\n"
+    "  h2d_mode: read\n"
+    "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+    "  links: [{up: rc0, down: gpu0}]\n"
+    "sim: {fidelity: flow}\n"
+    "apps:\n";
+
 std::string pile_beside_writes(int depth, int count) {
-  return "platform:\n"
-         "  name: pile\n"
-         "  mrrs: 512\n"
-         "  h2d_mode: read\n"
-         "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
-         "  links: [{up: rc0, down: gpu0}]\n"
-         "sim: {fidelity: flow}\n"
-         "apps:\n"
+  return std::string(kOneGpuReading) +
          "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 64KiB}, depth: 4, count: 4}\n"
          "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 64}, depth: " + std::to_string(depth) +
          ", count: " + std::to_string(count) + "}\n";
@@ -669,13 +672,7 @@ namespace {
 // Four 16 KiB reads of gpu0 (128 MRds, within its 256 tags, all out by 216 ns) and 4 KiB
 // writes 13 deep starting at `start_ns` on its other engine, one Gen3 x16 link.
 std::string writes_after_reads(int start_ns) {
-  return "platform:\n"
-         "  mrrs: 512\n"
-         "  h2d_mode: read\n"
-         "  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
-         "  links: [{up: rc0, down: gpu0}]\n"
-         "sim: {fidelity: flow}\n"
-         "apps:\n"
+  return std::string(kOneGpuReading) +
          "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 16KiB}, depth: 4, count: 4}\n"
          "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 4KiB}, depth: 13, count: 13, start_ns: " +
          std::to_string(start_ns) + "}\n";

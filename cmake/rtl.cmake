@@ -41,10 +41,8 @@ set(_models_cpp ${PROJECT_BINARY_DIR}/generated/rtl_models.cpp)
 # no warnings, and built as a unity build: ~150 small compiles become 16).
 add_library(arbsim_rtl_adapter OBJECT ${ARBSIM_ADAPTER_SRC})
 target_link_libraries(arbsim_rtl_adapter PUBLIC arbsim_core PkgConfig::SYSTEMC)
-arbsim_lto_library(arbsim_rtl_adapter)
 add_library(arbsim_rtl STATIC ${_models_cpp} $<TARGET_OBJECTS:arbsim_rtl_adapter>)
 target_link_libraries(arbsim_rtl PUBLIC arbsim_core PkgConfig::SYSTEMC)
-arbsim_lto_library(arbsim_rtl)
 target_compile_options(arbsim_rtl PRIVATE -w)
 set_target_properties(arbsim_rtl PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
 

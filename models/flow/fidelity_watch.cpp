@@ -588,28 +588,19 @@ void FidelityWatch::request_burst(int id, const WatchFlow& f, std::vector<Cause>
 // MRds' time, T_m each (N the requests piled; its first goes ahead where both start at once).
 // The fluid gives the stream the link less the reads' MRd share s throughout: its k-th TLP
 // waits k T s (T its mean TLP's time there). Named for the writes where the difference is 3 %
-// or more (2 % where copies queue behind g's: kQueuedPileMargin) of that TLP's copy's latency
-// in the packet model (how long it has waited since its
-// submission, g's least time, the queue ahead of it, the waits) at the stream's middle TLP or
-// its last (its copies' median and last latency; Q: g's TLPs and those queued behind it on
-// its engine). User trials: 64 B writes 64 deep beside four 64 KiB reads on one Gen3 x16 GPU
-// link, p99 574 ns in the packet model against the fluid's 484, unnamed (hand at the last:
-// 63 x 1.69 - 64 x 6.19 x 0.043 = 89 ns, 16 %); 26 B writes of gpu1 64 deep beside 4 KiB
+// or more (2 % where copies queue behind g's: margin()) of that TLP's copy's latency in the
+// packet model (how long it has waited since its submission, g's least time, the queue ahead
+// of it, the waits) at the stream's middle TLP or its last (its copies' median and last
+// latency; Q: g's TLPs and those queued behind it on its engine). User trials: 64 B writes
+// 64 deep beside four 64 KiB reads on one Gen3 x16 GPU link, p99 574 ns in the packet model
+// against the fluid's 484, unnamed (hand at the last: 63 x 1.69 - 64 x 6.19 x 0.043 = 89 ns,
+// 16 %); 26 B writes of gpu1 64 deep beside 4 KiB
 // reads of gpu0 16 deep up a Gen3 x4 switch uplink, 1,503 against 1,120 ns (hand: 63 x 6.6 -
 // 64 x 13.8 x 0.043 = 378 ns). Not named: one 4 KiB write beside one 64 KiB read (16 TLPs,
 // 128 MRds), 411 against 399 ns (hand: 15 x 1.69 - 16 x 19.7 x 0.043 = 11.7 ns, 2.9 %).
 // (Taken at the TLP after the pile, where the difference is largest, it named 39 apps of a
 // 300-config trial whose median, p99 and last latency were all within 3 %; here, 3.) A
 // read's first look only: the instant its engine opens its requests.
-//
-// The margin for a stream with copies queued: its later copies, submitted as earlier ones
-// end, meet the pile too, and the one look at its start estimates their latency from the
-// queue it sees (trial t130: 256 B writes 16 deep, 32 in all, beside 60 MRds on one Gen4 x8
-// link: at the 16th write 11.4 ns estimated against 11.6 measured at p99, on a latency
-// estimated at 422 ns where the packet model's p99 is 406 and its p50 336: 3.5 % apart at
-// p50, unnamed at 3 %). On the 300-config trial (docs/architecture.md) 2 % names 5 more of
-// the 96 apps outside 3 % (12 -> 7 silent) and 6 more within it (5 -> 11 of 78 named).
-constexpr double kQueuedPileMargin = 0.02;
 void FidelityWatch::request_pile(const WatchFlow& f, std::vector<Cause>& out) const {
   if (!f.completions || !f.engine_queue || !f.request_path || f.request_path->empty() || !tlp_ns_) return;
   const double piled = f.engine_queue();
@@ -670,8 +661,15 @@ double FidelityWatch::write_latency_ns(const WatchFlow& g, double kth, double ow
   return waited + g.least_ns + (kth - own) * t;
 }
 
-// The share of a write's copy latency from which a difference estimated by hand is named: 3 %,
-// and 2 % for a stream with copies queued behind the one running (kQueuedPileMargin).
+// The share of a write's copy latency from which a pile's difference, estimated by hand, is
+// named (request_pile()): 3 %, and 2 % for a stream with copies queued behind the one running:
+// its later copies, submitted as earlier ones end, meet the pile too, and the one look at its start estimates their latency from the
+// queue it sees (trial t130: 256 B writes 16 deep, 32 in all, beside 60 MRds on one Gen4 x8
+// link: at the 16th write 11.4 ns estimated against 11.6 measured at p99, on a latency
+// estimated at 422 ns where the packet model's p99 is 406 and its p50 336: 3.5 % apart at
+// p50, unnamed at 3 %). On the 300-config trial (docs/architecture.md) 2 % names 5 more of
+// the 96 apps outside 3 % (12 -> 7 silent) and 6 more within it (5 -> 11 of 78 named).
+constexpr double kQueuedPileMargin = 0.02;
 double FidelityWatch::margin(double own, double queued) { return queued > own ? kQueuedPileMargin : 0.03; }
 
 // Whether read r's engine has sent every request of its reads and they have all gone past its
@@ -688,11 +686,11 @@ bool FidelityWatch::gone_by(const WatchFlow& r, std::size_t k) const {
 // Requests gone ahead: once a read engine has sent every request of its reads (no more than
 // its tags were asked for, none queued behind) and they have left (gone_by()), a read it runs
 // has none on its request path in the packet model; the fluid charges the links its MRd share
-// s for as long as its data run. A write stream starting
-// after that burst, taking turns with those requests on a link (takes_turns()), so has the
-// link to itself in the packet model and its k-th TLP k T s later in the fluid (T its TLP's
-// time there). Named for the writes, at their first look, where that reaches the margin of
-// their latency at their middle TLP or their last (request_pile()). A user trial (t005):
+// s for as long as its data run. A write stream starting after that, taking turns with those
+// requests on a link that holds it (takes_turns()), so has the link without them in the
+// packet model and its k-th TLP k T s later in the fluid (T its TLP's time there). Named for
+// the writes, at their first look, where that is 3 % or more of their latency at their middle
+// TLP or their last (write_latency_ns(), as request_pile() takes them). A user trial (t005):
 // 4 KiB writes 13 deep starting 2.6 us after four 16 KiB reads of one Gen3 x16 GPU link (128
 // MRds, all out at 0; s = 4.3 %): p50 2,277 ns in the packet model, 2,376 in the fluid
 // (hand at the 52nd of 104 TLPs: 52 x 33.2 x 0.043 = 74 ns, 4 % of its 1.8 us), unnamed.

@@ -74,6 +74,12 @@ class FlowVsPacket : public TempDirTest {
   }
 };
 
+// One GPU reading from host memory on one Gen3 x16 link, MRRS 512, up to its apps (the
+// packet model's turns of a read engine's requests with writes).
+const char* const kOneGpuReading =
+    "platform:\n  mrrs: 512\n  h2d_mode: read\n  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
+    "  links: [{up: rc0, down: gpu0}]\napps:\n";
+
 std::string seed000(const std::string& apps) {
   return "platform: " + kSrc + "/configs/platforms/seed000_fig2.yaml\napps:\n" + apps;
 }
@@ -337,9 +343,7 @@ TEST_F(FlowVsPacket, ReadsOfOneRequestHoldTheirTagForTheRoundTrip) {
 // 63 x 24 / 15.754 = 96 ns (the raw rate; with DLLPs 1.69 ns each, 106 ns) later than alone,
 // and no more than 64 x 1.8. (The fluid does not: fidelity_watch.cpp, request_pile().)
 TEST_F(FlowVsPacket, WritesTakeTurnsWithAPileOfRequests) {
-  const std::string platform =
-      "platform:\n  mrrs: 512\n  h2d_mode: read\n  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
-      "  links: [{up: rc0, down: gpu0}]\napps:\n";
+  const std::string platform = kOneGpuReading;
   const std::string writes = "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 64}, depth: 64, count: 64}\n";
   const std::string reads = "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 64KiB}, depth: 4, count: 4}\n";
   const double later = writes_later_beside(platform, reads, writes);
@@ -374,9 +378,7 @@ TEST_F(FlowVsPacket, APileOfRequestsStandsOnAFasterLinkBeyond) {
 // request share while their data run, 4.3 % of the link: p99 104 ns later; fidelity_watch.cpp,
 // requests_gone()).
 TEST_F(FlowVsPacket, WritesAfterTheReadsRequestsHaveGoneHaveTheLinkAlone) {
-  const std::string platform =
-      "platform:\n  mrrs: 512\n  h2d_mode: read\n  nodes: [{name: rc0, type: root_complex}, {name: gpu0, type: gpu}]\n"
-      "  links: [{up: rc0, down: gpu0}]\napps:\n";
+  const std::string platform = kOneGpuReading;
   const std::string writes =
       "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 4KiB}, depth: 13, count: 13, start_ns: 2575}\n";
   const std::string reads = "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 16KiB}, depth: 4, count: 4}\n";

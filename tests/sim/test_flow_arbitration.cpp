@@ -580,6 +580,20 @@ TEST(FlowArbitration, RequestsTakingTurnsWithAShortCopyAreNotNamed) {
 
 namespace {
 
+// Two GPUs under sw0: its uplink Gen `up_gen` x`up_width`, each GPU's link Gen `gen` x`width`;
+// in the flow mode, up to its apps.
+std::string two_gpus_under_sw0(int up_gen, int up_width, int gen, int width) {
+  const auto link = [](const char* down, int g, int w) {
+    return std::string("{up: sw0, down: ") + down + ", gen: " + std::to_string(g) + ", width: " + std::to_string(w) + "}";
+  };
+  return "platform:\n"
+         "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
+         "  links: [{up: rc0, down: sw0, gen: " + std::to_string(up_gen) + ", width: " + std::to_string(up_width) + "}, " +
+         link("gpu0", gen, width) + ", " + link("gpu1", gen, width) + "]\n"
+         "sim: {fidelity: flow}\n"
+         "apps:\n";
+}
+
 // One GPU on one Gen3 x16 link: four 64 KiB reads of one stream (512 MRds of 512 B; its
 // engine's 256 tags issue 256 at once) and, on its other engine, writes of 64 B, `depth` of
 // `count` submitted together, all at 0 (tests/flow: the packet model's turns, measured).
@@ -624,13 +638,7 @@ TEST(FlowArbitration, APileOfRequestsIsNamedForFourWrites) {
 // p99 1,503 ns, the fluid's 1,120; hand: 63 x 6.6 - 64 x 13.8 x 0.043 = 378 ns), not at
 // gpu0's own Gen4 x16 link, which gpu1's writes do not cross...
 TEST(FlowArbitration, APileOfRequestsOnASlowerLinkBeyondIsNamed) {
-  SimOutcome o = run_yaml(
-      "platform:\n"
-      "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
-      "  links: [{up: rc0, down: sw0, gen: 3, width: 4}, {up: sw0, down: gpu0, gen: 4, width: 16},\n"
-      "          {up: sw0, down: gpu1, gen: 4, width: 16}]\n"
-      "sim: {fidelity: flow}\n"
-      "apps:\n"
+  SimOutcome o = run_yaml(two_gpus_under_sw0(3, 4, 4, 16) +
       "  - {name: rd, type: stream, gpu: gpu0, direction: h2d, size: {fixed: 4KiB}, depth: 16, count: 32}\n"
       "  - {name: wr, type: stream, gpu: gpu1, direction: d2h, size: {fixed: 26}, depth: 64, count: 64}\n");
   EXPECT_EQ(notes_at(o, "sw0->rc0"),
@@ -652,13 +660,7 @@ TEST(FlowArbitration, APileOfRequestsIsNotNamedForWritesOneAtATime) {
 // the writes' p50 428 ns in the packet model against the fluid's 403, 5.8 %; hand at the 32nd
 // write: 20 x 1.658 - 32 x 5.5 x 0.046 = 25 ns). Named at the uplink, once.
 TEST(FlowArbitration, APileOfRequestsOnAFasterLinkBeyondIsNamed) {
-  SimOutcome o = run_yaml(
-      "platform:\n"
-      "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
-      "  links: [{up: rc0, down: sw0, gen: 4, width: 8}, {up: sw0, down: gpu0, gen: 3, width: 16},\n"
-      "          {up: sw0, down: gpu1, gen: 3, width: 16}]\n"
-      "sim: {fidelity: flow}\n"
-      "apps:\n"
+  SimOutcome o = run_yaml(two_gpus_under_sw0(4, 8, 3, 16) +
       "  - {name: rd, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 2KiB}, depth: 5, count: 5}\n"
       "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 64}, depth: 64, count: 64}\n");
   EXPECT_EQ(notes_at(o, "sw0->rc0"),

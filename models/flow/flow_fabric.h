@@ -243,7 +243,8 @@ class FlowEngine : public CopyExecutor {
     double first_out = 0;   // its first request went out
     double last_data = -1;  // its last request's data came in (-1: not known)
   };
-  Issued issue_requests(const flow::TransferSpec& read, double submitted_at);
+  Issued issue_requests(const flow::TransferSpec& read, double submitted_at, int free_now);
+  bool timeline_behind(double trip_ns, int free_now) const;
 };
 
 }  // namespace arbsim

@@ -24,7 +24,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::CreditLoop: return "credits that carry less per round trip than the copy could move alone";
     case flow::Unrepresented::TagQueueing: return "a read held to its tag window's pace on the saturated " + out;
     case flow::Unrepresented::CompleterQueue: return "a read's tag window queued at its completer, leaving by " + out;
-    case flow::Unrepresented::SameQueue: return "short copies in one ingress queue behind " + held;
+    case flow::Unrepresented::SameQueue: return "copies waiting in one ingress queue behind " + held;
     case flow::Unrepresented::RequestBurst: return "a read's tag window of requests bursting onto the saturated " + out;
     case flow::Unrepresented::RequestPile: return "an engine's read requests piled up at " + out + " beside a stream of writes";
     case flow::Unrepresented::RequestsGone:
@@ -132,8 +132,8 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::SameQueue:
       return "queueing delay not modelled: a copy of fewer TLPs than the held flow has queued in the same ingress "
              "queue (same port and VC, to the same egress: up to the receiver's credits, without limit with "
-             "infinite ones) waits behind them in the packet model, where the fluid gives it its share of the "
-             "queue's drain at once; with infinite credits the fluid can hold it until the held flow ends (give the "
+             "infinite ones), or one starting there for which that queue's drain is 3 % or more of its time, waits "
+             "behind them in the packet model, where the fluid gives it its share of the queue's drain at once; with infinite credits the fluid can hold it until the held flow ends (give the "
              "short copies their own VC, or run with --fidelity packet)";
     case flow::Unrepresented::CompleterQueue:
       return "completer queue not modelled: the read's requests arrive faster than its completer serves their data, "

@@ -378,6 +378,7 @@ class FidelityWatch {
   static bool held_on(const WatchFlow& f, int edge);
   static bool queued_behind(double queued, const WatchFlow& g, bool request);
   bool window_in_queue(const WatchFlow& f, double queued, int next, const WatchFlow& g) const;
+  bool starts_behind(int id, const WatchFlow& f, double queued, int in, int next, const Crossing& c) const;
   static bool queues_beyond(const WatchFlow& f);
   static bool tied(const WatchFlow& f);
   void count_held(const std::vector<int>& edges, int delta);

@@ -21,6 +21,8 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::SharedQueue: return "one ingress queue feeding several VCs of " + out + ", holding a flow back";
     case flow::Unrepresented::Transient: return "a read's tag window bursting onto the saturated " + out;
     case flow::Unrepresented::OvertakenTail: return "a copy that ended held back at " + out + ", its engine's next in another VC";
+    case flow::Unrepresented::EarlySuccessor:
+      return "a copy that ended held back at " + out + ", its engine's next started while its tail queued";
     case flow::Unrepresented::CreditLoop: return "credits that carry less per round trip than the copy could move alone";
     case flow::Unrepresented::TagQueueing: return "a read held to its tag window's pace on the saturated " + out;
     case flow::Unrepresented::CompleterQueue: return "a read's tag window queued at its completer, leaving by " + out;
@@ -110,6 +112,11 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::OvertakenTail:
       return "queued tail not modelled: the ended copy's last TLPs still queue on the way and the next copy "
              "overtakes them, so it ends later than the fluid's, in the packet model";
+    case flow::Unrepresented::EarlySuccessor:
+      return "engine release not modelled: the packet model's copy engine starts its next copy once the last TLP "
+             "of the one before has left it, while that one's tail still queues on the way to where it was held, so "
+             "the next copy, whose way leaves before that hold, starts and ends earlier than in the fluid, which "
+             "starts it when the one before has ended (run with --fidelity packet for its times)";
     case flow::Unrepresented::WindowInQueue:
       return "round trip not modelled: the read's requests (fewer than its tag window's worth of the held flow's "
              "TLPs queued ahead) wait in the queue the held flow backs up, and the fluid gives them turns as if its "

@@ -196,7 +196,7 @@ struct WatchFlow {
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
                            RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead, WindowInQueue, RequestPile,
-                           RequestsGone };
+                           RequestsGone, EarlySuccessor };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -319,7 +319,9 @@ class FidelityWatch {
   struct Tail {
     int id, tc;
     std::vector<int> held, path;  // where it was held; its data path (copied: the flow's dies with it)
+    double drain_ns;              // how long what queued before its hold takes to leave (tail_drain_ns())
   };
+  double tail_drain_ns(const WatchFlow& ended) const;
   void index(int id, const WatchFlow& f, Watched* added);  // added null: removes it
   std::vector<Removed>::iterator same_as_removed(const WatchFlow& f);
   void take_place(int id, const WatchFlow& f, std::vector<Removed>::iterator ended);

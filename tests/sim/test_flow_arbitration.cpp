@@ -580,6 +580,50 @@ TEST(FlowArbitration, LongReadsBackToBackBehindAStandingQueueAreNotNamed) {
 
 namespace {
 
+// gpu0's peer writes to gpu1 (seven of 165,612 B, all queued at 0) are held at sw1->gpu1
+// (Gen3 x8), their TLPs queued back through sw1's, rc0's and sw0's ingress; its d2h writes of
+// 32 KiB, twelve submitted at 16.9 us, wait on the same copy engine (the last: D2H and peer
+// writes), in the same VC, and leave the peer's way at rc0.
+std::string writes_behind_a_held_peer_stream(const char* fidelity) {
+  return std::string("platform:\n"
+                     "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: sw1, type: switch},\n"
+                     "          {name: gpu0, type: gpu}, {name: gpu1, type: gpu}]\n"
+                     "  links: [{up: rc0, down: sw0, gen: 4, width: 8}, {up: rc0, down: sw1, gen: 3, width: 16},\n"
+                     "          {up: sw0, down: gpu0, gen: 4, width: 8}, {up: sw1, down: gpu1, gen: 3, width: 8}]\n"
+                     "sim: {fidelity: ") + fidelity + "}\n"
+         "apps:\n"
+         "  - {name: peer, type: peer, gpu: gpu0, peer: gpu1, size: {fixed: 165612}, depth: 7, count: 7}\n"
+         "  - {name: wr, type: stream, gpu: gpu0, direction: d2h, size: {fixed: 32768}, depth: 12, count: 12, start_ns: 16864}\n";
+}
+
+}  // namespace
+
+// The engine frees once the peer's last TLP has left it, while sw1's ingress still holds 128
+// of the peer's TLPs (its posted credits) to drain at 280 B / 7.877 GB/s each, 4.55 us; the
+// writes follow its tail through sw0 and rc0 and then leave it for memory. So they end no
+// later than the peer's end less that drain, plus their 384 KiB at gpu0's Gen4 x8 payload
+// rate (256 / 280 x 15.754 GB/s: 27.3 us) and 0.5 us of the way's latencies (a user trial of
+// trees: 198.2 us in the packet model, 205.2 in the fluid, which starts them at the peer's
+// end, unnamed)...
+TEST(FlowArbitration, AnEnginesNextCopyStartsWhileTheHeldOnesTailQueuesInThePacketModel) {
+  SimOutcome o = run_yaml(writes_behind_a_held_peer_stream("packet"));
+  const double peer_end = app(o, "peer")["last_done_ns"];
+  EXPECT_LE(app(o, "wr")["last_done_ns"].get<double>(),
+            peer_end - 128 * 280 / 7.877 + 12 * 32768 / (256.0 / 280 * 15.754) + 500);
+}
+
+// ... which the fluid, freeing the engine at the held copy's end, leaves out, and names for both
+// (fidelity_watch.cpp, overtakes()).
+TEST(FlowArbitration, AnEnginesNextCopyStartingWhileATailQueuesIsNamed) {
+  SimOutcome o = run_yaml(writes_behind_a_held_peer_stream("flow"));
+  EXPECT_EQ(notes_at(o, "gpu0->sw0"), (std::vector<std::string>{
+                                          "a copy that ended held back at sw1->gpu1, its engine's next started while its tail queued"}));
+  ASSERT_EQ(o.results["fidelity_notes"].size(), 1u) << o.results["fidelity_notes"].dump(2);
+  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"], nlohmann::ordered_json::array({"peer", "wr"}));
+}
+
+namespace {
+
 // One GPU on one Gen3 x16 link reads 64 KiB (128 MRds of 512 B, all within its tags, so they
 // queue at once) in TC7 and writes 4 KiB in TC0, both at 0; two VCs, TC7 in VC1.
 std::string burst_beside_write(const char* vc_arbiter, const char* fidelity) {

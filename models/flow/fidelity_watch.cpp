@@ -671,14 +671,27 @@ void FidelityWatch::pile_at(const WatchFlow& f, std::size_t k, double piled, dou
     const double t = tlp_ns_(e, TlpKind::Write, g.bytes / own);  // (its mean TLP: a copy under MPS, its size)
     const auto piled_for_g = [&](const Cause& x) { return std::get<0>(x.first) == Unrepresented::RequestPile && x.second == c.id; };
     if (t_m + t <= gap || std::any_of(out.begin(), out.end(), piled_for_g)) continue;
-    for (const double kth : {std::max(own, std::ceil(queued / 2)), queued}) {
-      const double waits = std::min(piled, kth - 1) * t_m, delta = waits - kth * t * std::min(share, 1.0);
-      if (delta >= margin(own, queued) * (write_latency_ns(g, kth, own, t) + waits)) {
-        out.push_back({{Unrepresented::RequestPile, e, e}, c.id});
-        break;
-      }
-    }
+    // Its k-th TLP waits min(piled, k - 1) MRds, where the fluid charges it k T s.
+    const bool moved = moves_a_tlp(g, own, queued, t, margin(own, queued), [&](double kth) {
+      const double waits = std::min(piled, kth - 1) * t_m;
+      return std::make_pair(waits - kth * t * std::min(share, 1.0), waits);
+    });
+    if (moved) out.push_back({{Unrepresented::RequestPile, e, e}, c.id});
   }
+}
+
+// Whether a difference between the fidelities at a write stream g's middle TLP or its last
+// (own: its copy's TLPs; queued: with those queued behind it on its engine; t each) is
+// `fraction` of its latency there or more: at the k-th TLP, difference(k) gives the
+// difference and what the packet model adds to the latency (request_pile(), requests_gone()).
+template <class Difference>
+bool FidelityWatch::moves_a_tlp(const WatchFlow& g, double own, double queued, double t, double fraction,
+                                Difference difference) const {
+  for (const double kth : {std::max(own, std::ceil(queued / 2)), queued}) {
+    const auto [delta, added] = difference(kth);
+    if (delta >= fraction * (write_latency_ns(g, kth, own, t) + added)) return true;
+  }
+  return false;
 }
 
 // The packet model's latency of the copy of a write stream g holding the kth of its TLPs and
@@ -736,11 +749,12 @@ void FidelityWatch::requests_gone(int id, const WatchFlow& g, std::vector<Cause>
         share += c.watched->rate / c.watched->flow.request_tlp_bytes * tlp_ns(e, c.watched->flow, true);
     if (!(share > 0)) continue;
     const double t = tlp_ns_(e, TlpKind::Write, g.bytes / own);
-    for (const double kth : {std::max(own, std::ceil(queued / 2)), queued})
-      if (kth * t * std::min(share, 1.0) >= 0.03 * write_latency_ns(g, kth, own, t)) {
-        out.push_back({{Unrepresented::RequestsGone, e, e}, id});
-        return;
-      }
+    const bool moved =
+        moves_a_tlp(g, own, queued, t, 0.03, [&](double kth) { return std::make_pair(kth * t * std::min(share, 1.0), 0.0); });
+    if (moved) {
+      out.push_back({{Unrepresented::RequestsGone, e, e}, id});
+      return;
+    }
   }
 }
 

@@ -342,6 +342,8 @@ class FidelityWatch {
   void requests_gone(int id, const WatchFlow& g, std::vector<Cause>& out) const;
   bool gone_by(const WatchFlow& r, std::size_t k) const;
   double write_latency_ns(const WatchFlow& g, double kth, double own, double t) const;
+  template <class Difference>
+  bool moves_a_tlp(const WatchFlow& g, double own, double queued, double t, double fraction, Difference difference) const;
   static double margin(double own, double queued);
   void pile_at(const WatchFlow& f, std::size_t k, double piled, double t_m, double gap, std::vector<Cause>& out) const;
   bool takes_turns(const WatchFlow& f, std::size_t k, const Crossing& c) const;

@@ -300,6 +300,11 @@ class FidelityWatch {
     double started_ns = -1;  // its first look's time (examine()): the instant it starts
     double rate = 0;         // (set_rate(), for its credit pools)
     double completer_waits_ns = 0;  // behind other reads' windows at its completer (queue_at_completer())
+    // Its hold moved from a link beyond its first, not held since, to one before it (moved_back()):
+    // that link, the rate it had there, when, and until when its queue there stands (-1: not yet
+    // reckoned).
+    int left_hold = -1;
+    double left_rate = 0, left_ns = 0, standing_until = -1;
   };
   // A copy removed at this instant, its effects on the others not yet applied (look()).
   struct Removed {
@@ -384,6 +389,8 @@ class FidelityWatch {
   bool window_in_queue(const WatchFlow& f, double queued, int next, const WatchFlow& g) const;
   bool starts_behind(int id, const WatchFlow& f, double queued, int in, int next, const Crossing& c) const;
   static bool queues_beyond(const WatchFlow& f);
+  static int held_beyond(const WatchFlow& f);
+  void moved_back(int id, Watched& w, std::vector<Cause>& out);
   static bool tied(const WatchFlow& f);
   void count_held(const std::vector<int>& edges, int delta);
   void count(const Key& k, int delta);

@@ -410,6 +410,40 @@ TEST_F(FlowVsPacket, ReadsHeldBelowAStrictVcGoAtTheirTagsPaceWhenLetGo) {
   }
 }
 
+// gpu1 (Gen4 x8) writes 32 KiB peer copies to gpu0 (Gen3 x16) from 0, and reads 1 KiB copies
+// 8 deep from host memory from `start_ns`; both in one VC through sw0's FIFO ingress from gpu1.
+std::string reads_beside_peer_writes(int start_ns, bool writes = true) {
+  return "platform:\n  h2d_mode: read\n"
+         "  nodes: [{name: rc0, type: root_complex}, {name: sw0, type: switch}, {name: gpu0, type: gpu, tags: 32},\n"
+         "          {name: gpu1, type: gpu, tags: 32}]\n"
+         "  links: [{up: rc0, down: sw0, gen: 3, width: 8}, {up: sw0, down: gpu0, gen: 3, width: 16},\n"
+         "          {up: sw0, down: gpu1, gen: 4, width: 8}]\n"
+         "apps:\n  - {name: rd, type: stream, gpu: gpu1, direction: h2d, size: {fixed: 1024}, depth: 8, count: 15, start_ns: " +
+         std::to_string(start_ns) + "}\n" +
+         (writes ? "  - {name: peer, type: peer, gpu: gpu1, peer: gpu0, size: {fixed: 32768}, depth: 2, count: 16}\n" : "");
+}
+
+// The peer writes are held at sw0->gpu0 (a hair slower than gpu1's link) and queue a few TLPs
+// at sw0's ingress over microseconds; once the reads' requests take their share of gpu1's link
+// the writes arrive a hair slower than they leave, and that queue drains only at the
+// difference. In the packet model reads started at 0 meet no queue (as alone, to the
+// picosecond), and reads started at 7.96 us wait behind it, more than 3 % of their time later
+// than alone (an ordering of the two starts: 137 ns, 6.8 %). The fluid, which moved the
+// writes' hold back to gpu1's link (12.994 -> 12.943 GB/s) and forgot the queue, has them as
+// alone, and names them (fidelity_watch.cpp, moved_back(); a user trial of trees, u582).
+TEST_F(FlowVsPacket, AQueueLeftBehindWhenAHoldMovesBackDelaysReadsAndIsNamed) {
+  const auto p99 = [](const json& r) { return r["apps"][0]["p99_ns"].get<double>(); };
+  const double alone = p99(run(reads_beside_peer_writes(0, false), "packet"));
+  EXPECT_NEAR(p99(run(reads_beside_peer_writes(0), "packet")), alone, 0.001);
+  EXPECT_GT(p99(run(reads_beside_peer_writes(7960), "packet")), 1.03 * alone);
+  const json f = run(reads_beside_peer_writes(7960), "flow");
+  ASSERT_FALSE(f["fidelity_notes"].empty());
+  for (const auto& n : f["fidelity_notes"]) {
+    EXPECT_EQ(n["where"], "gpu1->sw0");
+    EXPECT_NE(std::find(n["apps"].begin(), n["apps"].end(), "rd"), n["apps"].end()) << n.dump();
+  }
+}
+
 // A stream of short writes backs a queue up as one: gpu0's 2 KiB writes, 32 deep, held at
 // sw0's Gen3 x8 uplink, keep its ingress from gpu0 full (128 posted TLPs of 280 B at
 // 7.877 GB/s: 4.55 us), and each tag window of gpu0's 48 KiB reads (95 MRds, 32 tags, three

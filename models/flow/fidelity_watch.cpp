@@ -317,9 +317,15 @@ double FidelityWatch::tail_drain_ns(const WatchFlow& ended) const {
   const std::vector<int>& path = *ended.data_path;
   const auto at = std::find_first_of(path.begin() + (path.empty() ? 0 : 1), path.end(), ended.held.begin(), ended.held.end());
   if (at == path.end() || !tlp_ns_ || ended.data_tlp_bytes <= 0) return 0.0;
-  const EdgeArbitration& before = edges_[static_cast<std::size_t>(*(at - 1))];
-  const double queued = std::min({before.buffered[static_cast<std::size_t>(credit_class(ended, false))], ended.data_tlps, tlps(ended, false)});
-  return queued * tlp_ns(*at, ended, false);
+  return queued_before(ended, *(at - 1)) * tlp_ns(*at, ended, false);
+}
+
+// The TLPs of write f queued at the receiver of `edge` when held beyond it: up to the credits
+// of its class there, and no more than it can have in flight or has (tail_drain_ns(),
+// moved_back()).
+double FidelityWatch::queued_before(const WatchFlow& f, int edge) const {
+  const EdgeArbitration& e = edges_[static_cast<std::size_t>(edge)];
+  return std::min({e.buffered[static_cast<std::size_t>(credit_class(f, false))], f.data_tlps, tlps(f, false)});
 }
 
 // The sightings flow `id` causes now; counted in before the old ones are counted out, so
@@ -1033,13 +1039,12 @@ void FidelityWatch::moved_back(int id, Watched& w, std::vector<Cause>& out) {
   const WatchFlow& f = w.flow;
   const std::vector<int>& path = *f.data_path;
   const auto at = std::find(path.begin(), path.end(), w.left_hold);
-  if (f.completions || at == path.end() || at == path.begin() || f.data_tlp_bytes <= 0) {
+  if (f.completions || at == path.end() || f.data_tlp_bytes <= 0) {  // (held_beyond(): never its first link)
     w.left_hold = -1;
     return;
   }
   if (w.standing_until < 0) {
-    const EdgeArbitration& before = edges_[static_cast<std::size_t>(*(at - 1))];
-    const double queued = std::min({before.buffered[static_cast<std::size_t>(credit_class(f, false))], f.data_tlps, tlps(f, false)});
+    const double queued = queued_before(f, *(at - 1));
     const double drain = w.left_rate - w.rate;  // GB/s: bytes per ns
     w.standing_until = drain > 0 && queued < kUnbounded ? w.left_ns + queued * f.data_tlp_bytes / drain : 0;
   }
@@ -1051,12 +1056,7 @@ void FidelityWatch::moved_back(int id, Watched& w, std::vector<Cause>& out) {
 }
 
 // Held beyond a link of its data path it is not held at: its TLPs queue before that link.
-bool FidelityWatch::queues_beyond(const WatchFlow& f) {
-  const std::vector<int>& path = *f.data_path;
-  for (std::size_t k = 1; k < path.size(); ++k)
-    if (held_on(f, path[k]) && !held_on(f, path[k - 1])) return true;
-  return false;
-}
+bool FidelityWatch::queues_beyond(const WatchFlow& f) { return held_beyond(f) >= 0; }
 
 // Held at two links in a row (a tie): what queued between them drains no faster than it
 // arrives, so it stays.

@@ -327,6 +327,7 @@ class FidelityWatch {
     double drain_ns;              // how long what queued before its hold takes to leave (tail_drain_ns())
   };
   double tail_drain_ns(const WatchFlow& ended) const;
+  double queued_before(const WatchFlow& f, int edge) const;
   void index(int id, const WatchFlow& f, Watched* added);  // added null: removes it
   std::vector<Removed>::iterator same_as_removed(const WatchFlow& f);
   void take_place(int id, const WatchFlow& f, std::vector<Removed>::iterator ended);

@@ -637,10 +637,11 @@ FlowEngine::Issued FlowEngine::issue_requests(const flow::TransferSpec& read, do
     --tags_back_;
     return back;
   };
-  if (!following_ || tag_back_ns_.empty()) {
+  const auto unfollowed = [&] {  // its first request no sooner than the one before and its submission
     last_request_ns_ = std::max(last_request_ns_, submitted_at);
-    return {last_request_ns_, -1};
-  }
+    return Issued{last_request_ns_, -1};
+  };
+  if (!following_ || tag_back_ns_.empty()) return unfollowed();
   if (asked >= flow::kPooledTlps) {
     following_ = false;
     last_request_ns_ = std::max({last_request_ns_, submitted_at, next_tag()});
@@ -650,8 +651,7 @@ FlowEngine::Issued FlowEngine::issue_requests(const flow::TransferSpec& read, do
   const FlowFabric::RequestTrip whole = fabric_.request_trip(read, mrrs), last = fabric_.request_trip(read, last_bytes);
   if (timeline_behind(whole.ns, free_now)) {
     following_ = false;
-    last_request_ns_ = std::max(last_request_ns_, submitted_at);
-    return {last_request_ns_, -1};
+    return unfollowed();
   }
   const double whole_ns = static_cast<double>(mrrs) / whole.bytes_per_ns;  // a whole request's data on the link
   const std::size_t slots = tag_back_ns_.size();

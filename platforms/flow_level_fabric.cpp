@@ -38,6 +38,8 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
       return "credits of " + out + " that carry less per round trip than the copies sharing them move together";
     case flow::Unrepresented::RequestsHeldBriefly:
       return "a read's requests held back on " + out + " by copies of a few percent of its tag window";
+    case flow::Unrepresented::RequestsOut:
+      return "a read held back on " + out + " on its request path after its requests had gone out";
     case flow::Unrepresented::BurstAbove:
       return "a read's tag window bursting onto " + out + " above lower VCs (strict VC priority)";
     case flow::Unrepresented::TagQueueingBelow:
@@ -97,6 +99,13 @@ std::string effect(flow::Unrepresented what) {
              "turns, but its completions keep coming from the requests already out (its tag window), so in the "
              "packet model its data do not slow, where the fluid holds the whole read to its requests' share of the "
              "link while they run (run with --fidelity packet for the read's rate)";
+    case flow::Unrepresented::RequestsOut:
+      return "request timing not modelled: when the read's requests (MRds) are held back here, its engine has "
+             "already sent its tag window of them (all of a copy no larger), and their data keep coming at its rate "
+             "in the packet model, where the fluid holds the whole read to its requests' share at once; between "
+             "copies of a higher VC the packet model sends a window of requests in each gap, the fluid moves the "
+             "read only for the gap's time (run with --fidelity packet for the read's latencies, or give it the "
+             "higher VC)";
     case flow::Unrepresented::PooledCreditLoop:
       return "credit-limited throughput not modelled: each copy alone needs fewer of the receiver's credits per "
              "round trip than it advertises (in one class and VC), but the copies together need more, so the "

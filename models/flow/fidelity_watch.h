@@ -74,6 +74,13 @@
 //   more of a receiver's credits per round trip than it has, though each alone needs fewer
 //   (a user trial: four Gen3 x4 GPUs writing 1 MiB copies up a Gen4 x16 link of 8 posted-
 //   header credits, 22.3 Gb/s each in the packet model against the fluid's 26.6, unnamed);
+// - a read held on its request path while it moved: the packet model's engine has its tag
+//   window of requests (or the whole copy's) out already, and their data keep coming at its
+//   rate for as long as they last, where the fluid moves the whole read at its requests' share
+//   at once: a read between a strict higher VC's copies gets a window per gap in the packet
+//   model and the gap's time in the fluid (a user trial: 2 KiB reads 9 deep of 32 tags beside
+//   a GPU's own 128 KiB peer writes one deep in TC1, p50 1.8 us in the packet model against
+//   51.4 us, unnamed until 2026-11-28; held_with_requests_out());
 // - a remap while queues stand: a TC/VC map change that moves the TC of a flow crossing a
 //   saturated link (some flow held there); the packet model first drains that TC's TLPs
 //   queued on its old VC, and the new VC's receive buffers may still hold TLPs of the TC
@@ -196,7 +203,7 @@ struct WatchFlow {
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
                            RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead, WindowInQueue, RequestPile,
-                           RequestsGone, EarlySuccessor };
+                           RequestsGone, EarlySuccessor, RequestsOut };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -241,6 +248,9 @@ class FidelityWatch {
   explicit FidelityWatch(std::vector<EdgeArbitration> edges, VcOf vc_of)
       : edges_(std::move(edges)), vc_of_(std::move(vc_of)), by_edge_(edges_.size()), held_count_(edges_.size(), 0),
         merged_by_edge_(edges_.size()) {}
+  // The instant the holds and rates heard next are of (before the look of that instant:
+  // set_held() and set_rate() keep when a hold started).
+  void at(double now_ns) { now_ = now_ns; }
   // A flow starts (`id` unique among running flows), ends, or where it is held changes.
   // What follows is seen at the next look().
   void add(int id, const WatchFlow& f);
@@ -305,6 +315,11 @@ class FidelityWatch {
     // reckoned).
     int left_hold = -1;
     double left_rate = 0, left_ns = 0, standing_until = -1;
+    // (A read) held on its request path while it moved (held_with_requests_out()): that link,
+    // since when, its rate before and at the hold (-1: not heard yet); the time the fluid lost
+    // to such holds so far, and the link of the last (-1: none).
+    int out_hold = -1, out_named = -1;
+    double out_since = 0, out_rate = 0, out_held_rate = -1, out_lost_ns = 0;
   };
   // A copy removed at this instant, its effects on the others not yet applied (look()).
   struct Removed {
@@ -392,6 +407,8 @@ class FidelityWatch {
   static bool queues_beyond(const WatchFlow& f);
   static int held_beyond(const WatchFlow& f);
   void moved_back(int id, Watched& w, std::vector<Cause>& out);
+  void held_with_requests_out(Watched& w, const std::vector<int>& edges, bool history);
+  double lost_to_hold(const Watched& w) const;
   static bool tied(const WatchFlow& f);
   void count_held(const std::vector<int>& edges, int delta);
   void count(const Key& k, int delta);

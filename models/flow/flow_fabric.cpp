@@ -174,6 +174,7 @@ flow::WatchFlow::CreditPool FlowFabric::pool_of(const Moving& m, const flow::Cre
 // The watch hears of the holds the recomputation set, and looks; at trace level the log has
 // each recomputed flow's rate (docs/observability.md, "Logs").
 void FlowFabric::rates_changed() {
+  if (watching_) watch_.at(now_ns());
   for (int id : sched_.take_recomputed()) {
     if (!sched_.running(id)) continue;
     if (watching_) {

@@ -9,6 +9,8 @@
 #include "models/gpu/sharing_model.h"
 #include "tests/sim/sim_helpers.h"
 
+namespace spmd_test {
+
 using namespace arbsim;
 using namespace arbsim::test;
 
@@ -183,3 +185,5 @@ TEST(Spmd, WithStreamsProcessesIssuedBeforeTheWarmUpDoNotCount) {
   EXPECT_EQ(app(o, "p")["transfers"].get<int>(), 4);  // the four processes' copy-outs
   EXPECT_NEAR(app(o, "p")["first_issue_ns"].get<double>(), p.data_in + p.comp, 0.002 * (p.data_in + p.comp));
 }
+
+}  // namespace spmd_test

@@ -1086,8 +1086,9 @@ bool FidelityWatch::queued_behind(double queued, const WatchFlow& g, bool reques
 // `queued` TLPs: its first TLP (a read's first request) joins the queue's tail and waits its
 // drain, B t (t one of f's TLPs at `next`), which the fluid, sharing the drain from g's start,
 // leaves out. Named where that is 3 % or more of g's time at its fluid rate (its first TLP's
-// latency and its bytes at that rate), where the queue has had that drain's time to stand
-// since f started, and where no earlier copy of g's app is in the queue (its copies back to
+// latency and its bytes at that rate), where the queue stands by then (f has run the drain's
+// time: for g's data, by g's end at that rate, its last TLP waiting it; for a read's
+// requests, at its start), and where no earlier copy of g's app is in the queue (its copies back to
 // back wait the drain once: 64 KiB reads 2 deep behind such a queue agree within 0.01 %). A
 // copy of fewer TLPs than B is named in any case (queued_behind()). A user trial: a GPU's
 // 198 KiB reads one deep beside its 249 KiB writes 15 deep, held at a Gen3 x8 switch uplink
@@ -1098,8 +1099,12 @@ bool FidelityWatch::starts_behind(int id, const WatchFlow& f, double queued, int
   if (!(g.started_ns < 0 || g.started_ns == now_) || g.rate <= 0 || !tlp_ns_ || f.data_tlp_bytes <= 0 || !(queued < kUnbounded))
     return false;
   const double drain = queued * tlp_ns(next, f, false);
-  const double since = flows_.at(id).started_ns;
-  if (since < 0 || now_ - since < drain) return false;
+  // Its data (a write's TLPs) in the queue: its last TLP waits what stands by its end (f
+  // starting now: -1). A read's requests: what stands at its start (later ones go out ahead
+  // of their data, within its tags: reads starting with f agree within 0.01 %).
+  const double started = flows_.at(id).started_ns;
+  const double by = c.request ? now_ : now_ + g.flow.bytes / g.rate;
+  if ((c.request && started < 0) || by - (started < 0 ? now_ : started) < drain) return false;
   for (const Crossing& x : by_edge_[static_cast<std::size_t>(in)])
     if (x.id != c.id && x.owner == c.owner && x.request == c.request && x.watched->started_ns >= 0 && x.watched->started_ns < now_)
       return false;

@@ -8,6 +8,14 @@
 
 namespace arbsim::test {
 
+// 256 B writes' payload bytes per ns on a link (the link model: TLP_bw x 256 / wire bytes).
+inline double write_bytes_per_ns(int gen, int width) {
+  PcieLinkParams p;
+  p.gen = gen;
+  p.width = width;
+  return tlp_bandwidth_gbps(p) / 8.0 * 256.0 / (256.0 + tlp_overhead_bytes(TlpType::MWr, p));
+}
+
 // Runs YAML text; fails the test on a config error.
 inline SimOutcome run_yaml(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
   return simulate(load_scenario_text(yaml, overrides));

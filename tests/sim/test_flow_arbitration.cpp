@@ -1245,14 +1245,6 @@ SimOutcome fill_beside_reads(const char* fidelity, const char* port) {
                   "  - {name: r, gpu: gpu1, type: stream, direction: h2d, size: {fixed: 2MiB}, count: 1, start_ns: 5000}\n");
 }
 
-// 256 B writes' payload bytes per ns on a link (the link model: TLP_bw x 256 / wire bytes).
-double write_bytes_per_ns(int gen, int width) {
-  PcieLinkParams p;
-  p.gen = gen;
-  p.width = width;
-  return tlp_bandwidth_gbps(p) / 8.0 * 256.0 / (256.0 + tlp_overhead_bytes(TlpType::MWr, p));
-}
-
 const char* kFillAhead = "credits filled ahead of its pace by a flow held back at sw0->rc0";
 
 }  // namespace

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
-#include "models/pcie/link_timing.h"
 #include "tests/sim/sim_helpers.h"
 
 namespace flow_queue_at_start_test {
@@ -27,14 +26,6 @@ SimOutcome peer_beside_a_push(const char* fidelity, const std::string& peer_byte
                   "apps:\n"
                   "  - {name: a0, type: stream, gpu: gpu2, direction: h2d, size: {fixed: 1MiB}, count: 1}\n"
                   "  - {name: a1, type: peer, gpu: gpu0, peer: gpu2, size: {fixed: " + peer_bytes + "}, count: 1}\n");
-}
-
-// 256 B writes' payload bytes per ns on a link (the link model: TLP_bw x 256 / wire bytes).
-double write_bytes_per_ns(int gen, int width) {
-  PcieLinkParams p;
-  p.gen = gen;
-  p.width = width;
-  return tlp_bandwidth_gbps(p) / 8.0 * 256.0 / (256.0 + tlp_overhead_bytes(TlpType::MWr, p));
 }
 
 }  // namespace

@@ -40,6 +40,9 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
       return "a read's requests held back on " + out + " by copies of a few percent of its tag window";
     case flow::Unrepresented::RequestsOut:
       return "a read held back on " + out + " on its request path after its requests had gone out";
+    case flow::Unrepresented::LeftQueue:
+      return "a copy held back at " + out + " until a hold nearer its source took over, its queue before " + out +
+             " still draining";
     case flow::Unrepresented::BurstAbove:
       return "a read's tag window bursting onto " + out + " above lower VCs (strict VC priority)";
     case flow::Unrepresented::TagQueueingBelow:
@@ -99,6 +102,11 @@ std::string effect(flow::Unrepresented what) {
              "turns, but its completions keep coming from the requests already out (its tag window), so in the "
              "packet model its data do not slow, where the fluid holds the whole read to its requests' share of the "
              "link while they run (run with --fidelity packet for the read's rate)";
+    case flow::Unrepresented::LeftQueue:
+      return "queue drain not modelled: when the copy's hold moves to a link nearer its source, the TLPs it had "
+             "queued before the old one (up to the receiver's credits there) still leave at its old rate in the "
+             "packet model, so it runs ahead of the fluid by that queue, where the fluid moves it at its new rate at "
+             "once (run with --fidelity packet for its times)";
     case flow::Unrepresented::RequestsOut:
       return "request timing not modelled: when the read's requests (MRds) are held back here, its engine has "
              "already sent its tag window of them (all of a copy no larger), and their data keep coming at its rate "

@@ -74,6 +74,9 @@
 //   more of a receiver's credits per round trip than it has, though each alone needs fewer
 //   (a user trial: four Gen3 x4 GPUs writing 1 MiB copies up a Gen4 x16 link of 8 posted-
 //   header credits, 22.3 Gb/s each in the packet model against the fluid's 26.6, unnamed);
+// - a queue left behind: a write whose hold moves from a link beyond to one nearer its
+//   source leaves its TLPs queued before the old hold, which still leave at its old rate, so
+//   the packet model's copy runs ahead of the fluid by that queue (moved_back());
 // - a read held on its request path while it moved: the packet model's engine has its tag
 //   window of requests (or the whole copy's) out already, and their data keep coming at its
 //   rate for as long as they last, where the fluid moves the whole read at its requests' share
@@ -203,7 +206,7 @@ struct WatchFlow {
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
                            RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead, WindowInQueue, RequestPile,
-                           RequestsGone, EarlySuccessor, RequestsOut };
+                           RequestsGone, EarlySuccessor, RequestsOut, LeftQueue };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -315,6 +318,10 @@ class FidelityWatch {
     // reckoned).
     int left_hold = -1;
     double left_rate = 0, left_ns = 0, standing_until = -1;
+    // The queue it left there puts it ahead of the fluid (moved_back()): named if it ends
+    // before it is held beyond a link again (link in -1: not).
+    Key left_queue{Unrepresented::LeftQueue, -1, -1};
+    double left_queued = 0;  // the bytes it had queued there
     // (A read) held on its request path while it moved (held_with_requests_out()): that link,
     // since when, its rate before and at the hold (-1: not heard yet); the time the fluid lost
     // to such holds so far, and the link of the last (-1: none).
@@ -407,6 +414,7 @@ class FidelityWatch {
   static bool queues_beyond(const WatchFlow& f);
   static int held_beyond(const WatchFlow& f);
   void moved_back(int id, Watched& w, std::vector<Cause>& out);
+  bool left_queue_ahead(const Watched& w) const;
   void held_with_requests_out(Watched& w, const std::vector<int>& edges, bool history);
   double lost_to_hold(const Watched& w) const;
   static bool tied(const WatchFlow& f);

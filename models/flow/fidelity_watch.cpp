@@ -186,8 +186,9 @@ void FidelityWatch::set_held(int id, const std::vector<int>& edges) {
   if (history && beyond >= 0 && !held_on(w.flow, beyond) && held_beyond(w.flow) < 0 && !w.flow.held.empty())
     w.left_hold = beyond, w.left_rate = w.rate, w.left_ns = now_, w.standing_until = -1;
   count_held(w.flow.held, +1);
-  if (held_beyond(w.flow) >= 0) std::get<1>(w.left_queue) = -1;  // (a queue builds again: moved_back())
-  w.backlog = queues_beyond(w.flow) || (history && w.backlog && tied(w.flow));
+  const bool beyond_now = queues_beyond(w.flow);
+  if (beyond_now) std::get<1>(w.left_queue) = -1;  // (a queue builds again: moved_back())
+  w.backlog = beyond_now || (history && w.backlog && tied(w.flow));
   mark(id);
 }
 
@@ -1122,8 +1123,7 @@ bool FidelityWatch::starts_behind(int id, const WatchFlow& f, double queued, int
   for (const Crossing& x : by_edge_[static_cast<std::size_t>(in)])
     if (x.id != c.id && x.owner == c.owner && x.request == c.request && x.watched->started_ns >= 0 && x.watched->started_ns < now_)
       return false;
-  const double lone = g.flow.least_ns - (g.flow.peak_bytes_per_ns < kUnbounded ? g.flow.bytes / g.flow.peak_bytes_per_ns : 0.0);
-  return drain >= 0.03 * (std::max(0.0, lone) + g.flow.bytes / g.rate);
+  return drain >= 0.03 * (first_tlp_ns(g.flow) + g.flow.bytes / g.rate);
 }
 
 // A read g whose requests wait in the queue f backs up (its tag window of MRds fewer than
@@ -1236,6 +1236,12 @@ double FidelityWatch::lost_to_hold(const Watched& w) const {
   return out >= w.flow.bytes ? std::max(behind / before, held_ns * (1 - held / before)) : behind / before;
 }
 
+// Its first TLP's latency: its least time less its bytes at its peak (starts_behind(),
+// left_queue_ahead(): its time at a rate is this plus its bytes at that rate).
+double FidelityWatch::first_tlp_ns(const WatchFlow& f) {
+  return std::max(0.0, f.least_ns - (f.peak_bytes_per_ns < kUnbounded ? f.bytes / f.peak_bytes_per_ns : 0.0));
+}
+
 // A copy ending now that left a queue behind when its hold moved back (moved_back()): in the
 // packet model that queue has drained at its old rate less its new one since, up to all of
 // it, and the copy ends that far ahead of the fluid. Named where that is 3 % of its time at
@@ -1248,8 +1254,7 @@ bool FidelityWatch::left_queue_ahead(const Watched& w) const {
   const WatchFlow& f = w.flow;
   if (!(w.rate > 0) || f.least_ns <= 0) return false;
   const double ahead = std::min(w.left_queued, std::max(0.0, w.left_rate - w.rate) * (now_ - w.left_ns));
-  const double lone = f.least_ns - (f.peak_bytes_per_ns < kUnbounded ? f.bytes / f.peak_bytes_per_ns : 0.0);
-  return ahead >= 0.03 * (std::max(0.0, lone) * w.rate + f.bytes);
+  return ahead >= 0.03 * (first_tlp_ns(f) * w.rate + f.bytes);
 }
 
 }  // namespace arbsim::flow

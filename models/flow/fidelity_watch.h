@@ -415,6 +415,7 @@ class FidelityWatch {
   static int held_beyond(const WatchFlow& f);
   void moved_back(int id, Watched& w, std::vector<Cause>& out);
   bool left_queue_ahead(const Watched& w) const;
+  static double first_tlp_ns(const WatchFlow& f);
   void held_with_requests_out(Watched& w, const std::vector<int>& edges, bool history);
   double lost_to_hold(const Watched& w) const;
   static bool tied(const WatchFlow& f);

@@ -300,14 +300,24 @@ class ArbitratedSolver::Impl {
   void bound_queue(std::size_t from, std::size_t to) {
     const int le = backs_[from].edge, vc = backs_[from].vc, cls = backs_[from].cls;
     const int b = edge_start_[le], e = edge_start_[le + 1];
+    // Behind virtual output queues the queue of a class that backs up is that of its flows'
+    // egress, and a TLP of another class for that egress waits in it too: the queue to an
+    // egress is one FIFO of every class (models/pcie/switch.cpp, queue_for()).
+    const auto same_voq = [&](int i) {
+      for (std::size_t k = from; k < to; ++k)
+        if (next_edge(backs_[k].entry) == next_edge(i)) return true;
+      return false;
+    };
     for (int i = b; i < e; ++i) {
       const int c = hop_of(i).cls;
-      probe_demand_[i] = entries_[i].vc == vc && (cls < 0 || c == cls) ? asked(i) : 0.0;
+      probe_demand_[i] = entries_[i].vc == vc && (cls < 0 || c == cls || same_voq(i)) ? asked(i) : 0.0;
     }
     for (std::size_t k = from; k < to; ++k) probe_demand_[backs_[k].entry] = kUnbounded;
     const auto with_held = [&](int i) {
       for (std::size_t k = from; k < to; ++k)
-        if (backs_[k].holds && backs_[k].entry != i && next_edge(backs_[k].entry) == next_edge(i)) return true;
+        if (backs_[k].holds && backs_[k].entry != i && next_edge(backs_[k].entry) == next_edge(i) &&
+            next_vc(backs_[k].entry) == next_vc(i))
+          return true;
       return false;
     };
     // Bisect only where C could bound someone: a lone held flow gets exactly what drains at
@@ -333,9 +343,12 @@ class ArbitratedSolver::Impl {
     drains(lo);
     // A held flow's ask is its rate beyond: bound only where the queue gives it less (the
     // one that sets C gets what drains, to the bisection's precision).
-    // One that leaves by the egress holding a flow back is divided there with it, as that
-    // egress's tree has the queue (division_tree.h): not bounded here. (Where the queue
-    // waits for credits further on, those leaving the same way wait with it.)
+    // One that leaves by the egress holding a flow back, in the same VC there, is divided
+    // there with it, as that egress's tree has the queue (division_tree.h): not bounded here.
+    // One in another VC there is: the queue leaves in its own order, not as that egress's VC
+    // arbiter divides (an MRd of a VC that loses under strict priority holds the writes of
+    // the winning VC behind it; docs/architecture.md). (Where the queue waits for credits
+    // further on, those leaving the same way wait with it.)
     for (std::size_t k = from; k < to; ++k) probe_demand_[backs_[k].entry] = backs_[k].drain;
     for (int i = b; i < e; ++i)
       if (probe_demand_[i] > 0 && queue_share_[i] < probe_demand_[i] * (1 - kSettled) && !with_held(i)) {
@@ -351,6 +364,12 @@ class ArbitratedSolver::Impl {
     const std::vector<Hop>& path = flow(entries_[i].flow).path;
     const std::size_t h = static_cast<std::size_t>(entries_[i].hop) + 1;
     return h < path.size() && !path[h].starts ? path[h].edge : -1;
+  }
+
+  // Entry i's flow's VC on the edge it takes after it (-1 where none).
+  int next_vc(int i) const {
+    const int e = next_edge(i);
+    return e < 0 ? -1 : arb_[static_cast<std::size_t>(e)].tc_to_vc[flow(entries_[i].flow).tc];
   }
 
   const Hop& hop_of(int i) const { return flow(entries_[i].flow).path[static_cast<std::size_t>(entries_[i].hop)]; }
@@ -430,7 +449,7 @@ class ArbitratedSolver::Impl {
       }
       if (r >= flow(f).cap * (1 - kSatisfied)) continue;
       for (int k = from; k < to; ++k)  // (a flow with one entry is held there: its bound is its share)
-        if (const int i = hop_entry_[k]; i >= 0 && bound_[i] <= r * (1 + kSatisfied))
+        if (const int i = hop_entry_[k]; i >= 0 && bound_[i] <= r * (1 + kSettled))
           result_.held.push_back(flow(f).path[k - from].edge);
     }
     result_.held_start[flows_->size()] = static_cast<int>(result_.held.size());

@@ -13,7 +13,7 @@ void FidelityWatch::add(int id, const WatchFlow& f) {
   if (const auto ended = same_as_removed(f); ended != removed_.end()) {
     take_place(id, f, ended);
   } else {
-    Watched& w = flows_[id] = Watched{f, {}, false, {}, queues_beyond(f), 0, {}};
+    Watched& w = flows_[id] = Watched{f, {}, false, {}, queues_beyond(f), 0, {}, {}};
     count_held(f.held, +1);
     overtakes(id, w);
     index(id, f, &w);
@@ -113,7 +113,7 @@ std::vector<FidelityWatch::Removed>::iterator FidelityWatch::same_as_removed(con
 // moves), it overtakes nothing of its own predecessor (same TC), and the others see it as
 // they saw that one.
 void FidelityWatch::take_place(int id, const WatchFlow& f, std::vector<Removed>::iterator ended) {
-  Watched& w = flows_[id] = Watched{f, ended->causes, false, {}, false, 0, {}};
+  Watched& w = flows_[id] = Watched{f, ended->causes, false, {}, false, 0, {}, {}};
   w.flow.held = ended->flow.held;
   w.backlog = queues_beyond(w.flow);  // as its first set_held() would make it, from no history
   w.took_place = true;
@@ -256,14 +256,18 @@ void FidelityWatch::index(int id, const WatchFlow& f, Watched* added) {
   walk(f.request_path, true);
 }
 
-// A flow that starts or ends on a link changes what a flow held beyond it causes there.
+// A flow that starts or ends on a link changes what a flow held beyond it causes there, and
+// whom a sighting concerning a flow there knocks on (examine()).
 void FidelityWatch::touch_held_on(const WatchFlow& f, int except) {
   const auto walk = [&](const std::vector<int>* path) {
     if (!path) return;
-    for (int e : *path)
+    for (int e : *path) {
+      const bool holds_here = held_on(f, e);  // (a knock-on of a sighting concerning those there)
       for (const Crossing& c : by_edge_[static_cast<std::size_t>(e)])
-        if (c.id != except && (!c.watched->flow.held.empty() || c.watched->flow.window > 0 || short_copy(c.watched->flow)))
+        if (c.id != except && (!c.watched->flow.held.empty() || c.watched->flow.window > 0 ||
+                               short_copy(c.watched->flow) || (holds_here && !c.watched->concerned_by.empty())))
           mark(c.id, *c.watched);
+    }
   };
   walk(f.data_path);
   walk(f.request_path);
@@ -387,6 +391,10 @@ void FidelityWatch::examine(int id, Watched& w) {
   for (const Key& k : w.causes) count(k, -1);
   std::swap(w.causes, causes);
   for (const auto& [key, about] : found) concern(key, about, w.flow.owner);
+  // A copy that started held on one of its links since a sighting concerned it moves at
+  // another rate in the packet model too (touch_held_on() marked this one): a knock-on.
+  for (const Key& k : w.concerned_by)
+    if (active_.count(k)) knock_ons(k, w);
 }
 
 // The sighting of `key` (an examination's causes come in runs of one key: the last is kept).
@@ -419,11 +427,17 @@ void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
     if (const auto ended = owner_of_ended_.find(about); ended != owner_of_ended_.end()) who.concerns(ended->second);
     return;
   }
-  const WatchFlow& f = it->second.flow;
-  who.concerns(f.owner);
+  who.concerns(it->second.flow.owner);
   if (alone) return;
-  Watched& a = it->second;
+  insert_sorted(it->second.concerned_by, key);
+  knock_ons(key, it->second);
+}
+
+// The flows sharing a saturated link with flow `a`, which sighting `key` concerns.
+void FidelityWatch::knock_ons(const Key& key, Watched& a) {
   if (!first_in_look(a.expanded, a.expanded_in, looks_, key)) return;  // its knock-ons already, this look
+  Sighting& who = sighting(key);
+  const WatchFlow& f = a.flow;
   // An edge's crossings, once per sighting and look (they do not change during a look; on
   // a root complex's saturated uplink, 32 flows' sightings would each count its 32 crossings).
   for (const std::vector<int>* path : {f.data_path, f.request_path})
@@ -513,10 +527,14 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
       // A standing queue (a tie) takes no more than its share of `in`: no overdraw.
       if (!credits && write && !standing) out.push_back({{Unrepresented::Overdraw, in, next}, c.id});
     }
-    // f's share at `next` is then not the fluid's either: every flow there is concerned.
+    // f's share at `next` is then not the fluid's either: every flow there is concerned. The
+    // fluid keeps the queue's order in steady state where the queue backs up there too (a
+    // FIFO ingress, or credits f fills: arbitrated_rates.cpp, back_up()).
     if (shared_queue)
       for (const Crossing& x : by_edge_[static_cast<std::size_t>(next)])
-        out.push_back({{Unrepresented::SharedQueue, in, next}, x.id});
+        out.push_back({{credits || e.fifo_ingress ? Unrepresented::SharedQueue : Unrepresented::UnbackedSharedQueue,
+                        in, next},
+                       x.id});
     if (!credits) break;
   }
 }

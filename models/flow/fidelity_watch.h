@@ -206,7 +206,7 @@ struct WatchFlow {
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
                            RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead, WindowInQueue, RequestPile,
-                           RequestsGone, EarlySuccessor, RequestsOut, LeftQueue };
+                           RequestsGone, EarlySuccessor, RequestsOut, LeftQueue, UnbackedSharedQueue };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -307,6 +307,9 @@ class FidelityWatch {
     // The sightings whose knock-ons on it look number `expanded_in` named (concern()).
     uint64_t expanded_in = 0;
     std::vector<Key> expanded;
+    // The sightings with knock-ons that concern it (concern()): while one holds, a copy that
+    // starts held on one of its links is a knock-on too (examine()).
+    std::vector<Key> concerned_by;
     // It took an ended copy's place with that one's holds (add()): its first set_held()
     // counts no backlog from before, as for a copy that starts with none.
     bool took_place = false;
@@ -397,6 +400,7 @@ class FidelityWatch {
   void tag_queueing(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   void overtakes(int id, Watched& w);
   void concern(const Key& key, int about, uint32_t owner);
+  void knock_ons(const Key& key, Watched& a);
   int looked_up(std::array<int, 8>& vcs, int edge, int tc) const;  // vc_of_, kept in vcs[tc]
   Sighting& sighting(const Key& key);
   bool held_at(int edge) const;

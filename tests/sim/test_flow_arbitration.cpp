@@ -129,24 +129,77 @@ TEST(FlowArbitration, PacketModeHasNoNotes) {
   EXPECT_TRUE(o.results["fidelity_notes"].empty());
 }
 
+namespace {
+
 // One ingress queue feeding two VCs of the egress beyond: gpu0's D2H write f (TC1, VC1 on
 // the uplink) and its H2D read g's MRds (TC2, VC0) share sw0's one queue from gpu0; gpu1's
-// write h (TC3, VC1) competes at sw0 -> rc0, whose VC arbiter is strict. In the packet model
-// an MRd at the queue's head loses to h and holds f behind it, so h runs alone (ends at T,
-// 322,981 ns) and f and g follow (660 / 642 us); the fluid splits VC1 between f and h (both
-// at 2T) and starves g until then. The run names the queue and all three copies.
-TEST(FlowArbitration, AQueueFeedingSeveralVcsIsNamed) {
-  const std::string yaml = two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}") +
-                           "sim: {fidelity: flow}\n"
-                           "apps:\n"
-                           "  - {name: f, type: stream, gpu: gpu0, direction: d2h, tc: 1, size: {fixed: 4MiB}, count: 1}\n"
-                           "  - {name: g, type: stream, gpu: gpu0, direction: h2d, tc: 2, size: {fixed: 4MiB}, count: 1}\n"
-                           "  - {name: h, type: stream, gpu: gpu1, direction: d2h, tc: 3, size: {fixed: 4MiB}, count: 1}\n";
-  SimOutcome o = run_yaml(yaml);
+// write h (TC3, VC1) competes at sw0 -> rc0, whose VC arbiter is strict. `sw0` and
+// `gpu_link`: extra keys of the switch and of the GPU links.
+std::string queue_of_two_vcs(const std::string& sw0 = "", const std::string& gpu_link = "") {
+  return two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}", sw0, gpu_link) +
+         "sim: {fidelity: flow}\n"
+         "apps:\n"
+         "  - {name: f, type: stream, gpu: gpu0, direction: d2h, tc: 1, size: {fixed: 4MiB}, count: 1}\n"
+         "  - {name: g, type: stream, gpu: gpu0, direction: h2d, tc: 2, size: {fixed: 4MiB}, count: 1}\n"
+         "  - {name: h, type: stream, gpu: gpu1, direction: d2h, tc: 3, size: {fixed: 4MiB}, count: 1}\n";
+}
+
+// The queue's order, by hand: an MRd of g reaching the queue's head loses to h (VC1 above
+// VC0) and holds f behind it, so h has the uplink alone and ends at T (its 16,384 MWrs at
+// a TLP each, mwr_ns()); then f's MWrs, with g's small MRds between them, take the uplink:
+// f ends at 2T plus the MRds' time (8,192 of them, 24 bytes each on the wire against an
+// MWr's 280: 8,192 x 24 / (16,384 x 280) = 4.3 % of T), and g's completions, flowing down
+// from T on, end after T and before f.
+// The packet model: h 322,981 ns, g 641,760, f 659,599 (the fluid split VC1 between f and h,
+// both at 2T, and g after them at 3T, until the queue's order was kept in its steady state).
+void expect_queue_order(const SimOutcome& o) {
+  const double t = 16384 * mwr_ns();
+  EXPECT_NEAR(end_of(o, "h") / t, 1.0, 0.01);
+  EXPECT_NEAR(end_of(o, "f") / t, 2.043, 0.005);
+  EXPECT_GT(end_of(o, "g"), t);
+  EXPECT_LT(end_of(o, "g"), end_of(o, "f"));
+}
+
+}  // namespace
+
+// A FIFO ingress: the queue takes in only as fast as it drains, so the fluid keeps its order
+// (arbitrated_rates.cpp, bound_queue()); the run still names the queue, for its filling.
+TEST(FlowArbitration, AQueueFeedingSeveralVcsLeavesInItsOrder) {
+  SimOutcome o = run_yaml(queue_of_two_vcs());
+  expect_queue_order(o);
   EXPECT_EQ(notes_at(o, "gpu0->sw0"),
             (std::vector<std::string>{"one ingress queue feeding several VCs of sw0->rc0, holding a flow back"}));
   EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(),
             (std::vector<std::string>{"f", "g", "h"}));
+  const std::string effect = o.results["fidelity_notes"][0]["effect"];
+  EXPECT_NE(effect.find("queue order modelled in its steady state only"), std::string::npos) << effect;
+}
+
+// The hand timeline is the packet model's.
+TEST(FlowArbitration, AQueueFeedingSeveralVcsLeavesInItsOrderInThePacketModel) {
+  expect_queue_order(run_yaml(queue_of_two_vcs(), {"sim.fidelity=packet"}));
+}
+
+// Virtual output queues: the queue to sw0 -> rc0 is one FIFO of every credit class
+// (models/pcie/switch.cpp), and g's MRds fill its non-posted credits: the same order.
+TEST(FlowArbitration, AVirtualOutputQueueFeedingSeveralVcsLeavesInItsOrder) {
+  SimOutcome o = run_yaml(queue_of_two_vcs(", voq: true"));
+  expect_queue_order(o);
+}
+
+// With infinite non-posted credits on the GPU links, g's MRds fill nothing: the fluid lets f
+// pass them (f and h at 2T, g at 3T; the packet model as above) and says so.
+TEST(FlowArbitration, AVirtualOutputQueueTheHeldFlowCannotFillIsNamedAsNotModelled) {
+  SimOutcome o = run_yaml(queue_of_two_vcs(", voq: true", ", credits: {nph: inf}"));
+  const std::vector<std::string> notes = notes_at(o, "gpu0->sw0");
+  EXPECT_NE(std::find(notes.begin(), notes.end(),
+                      "one virtual output queue feeding several VCs of sw0->rc0, holding back a flow that does not fill it"),
+            notes.end());
+  for (const auto& n : o.results["fidelity_notes"]) {
+    if (n["setting"].get<std::string>().rfind("one virtual output queue", 0) == 0) {
+      EXPECT_EQ(n["effect"].get<std::string>().rfind("queue order not modelled", 0), 0u) << n.dump();
+    }
+  }
 }
 
 namespace {

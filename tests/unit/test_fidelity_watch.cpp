@@ -513,3 +513,41 @@ TEST(PooledCredits, TheSightingEndsWhenTheRatesFallOrACopyLeaves) {
 
 }  // namespace
 }  // namespace arbsim::flow
+
+namespace arbsim::flow {
+namespace {
+
+// Flow 1 held at edge 1 blocks flow 2 behind edge 0's FIFO ingress (head-of-line); flow 3
+// starts later over edges 3 and 2, held at edge 2, which flow 2 crosses: flow 2's rate is not
+// the fluid's there, so neither is flow 3's, and the sighting names it (a knock-on), as it
+// would have had flow 3 run from the start. Flow 3 ending first, before the sighting, is not.
+std::vector<uint32_t> knocked_on(bool third_during_sighting) {
+  FidelityWatch watch{{fifo(), EdgeArbitration{}, EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; }};
+  const std::vector<int> held_path{0, 1}, beside_path{0, 2}, third_path{3, 2};
+  WatchFlow third;
+  third.data_path = &third_path;
+  third.held = {2};
+  third.owner = 3;
+  if (!third_during_sighting) {
+    watch.add(3, third);
+    watch.look(0);
+    watch.remove(3, 10);
+    watch.look(10);
+  }
+  start_held_and_beside(watch, held_path, beside_path, WatchFlow{}, 20);
+  if (third_during_sighting) {
+    watch.add(3, third);
+    watch.look(50);
+  }
+  watch.finish(100);
+  return watch.sightings().at({Unrepresented::HeadOfLine, 0, 1}).owners;
+}
+
+TEST(WatchKnockOn, ACopyStartingHeldBesideAConcernedFlowIsNamed) {
+  EXPECT_EQ(knocked_on(true), (std::vector<uint32_t>{1, 2, 3}));
+}
+
+TEST(WatchKnockOn, ACopyThatEndedBeforeTheSightingIsNot) { EXPECT_EQ(knocked_on(false), (std::vector<uint32_t>{1, 2})); }
+
+}  // namespace
+}  // namespace arbsim::flow

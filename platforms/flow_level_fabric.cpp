@@ -20,7 +20,7 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::WindowInQueue: return "a read's requests in one ingress queue behind " + held;
     case flow::Unrepresented::SharedQueue: return "one ingress queue feeding several VCs of " + out + ", holding a flow back";
     case flow::Unrepresented::UnbackedSharedQueue:
-      return "one virtual output queue feeding several VCs of " + out + ", holding back a flow that does not fill it";
+      return "one virtual output queue feeding several VCs of " + out + ", holding a flow back, that no flow fills";
     case flow::Unrepresented::Transient: return "a read's tag window bursting onto the saturated " + out;
     case flow::Unrepresented::OvertakenTail: return "a copy that ended held back at " + out + ", its engine's next in another VC";
     case flow::Unrepresented::EarlySuccessor:
@@ -71,8 +71,8 @@ std::string effect(flow::Unrepresented what) {
              "empties the packet model differs";
     case flow::Unrepresented::UnbackedSharedQueue:
       return "queue order not modelled: its flows leave in the order they queued, not as the egress's VC arbiter "
-             "divides them, in the packet model (the held flow cannot fill the receiver's credits, and behind "
-             "virtual output queues the fluid lets the others pass it)";
+             "divides them, in the packet model (no flow in it can fill the receiver's credits, and the fluid, "
+             "which bounds such a queue by what fills it, lets the others pass the held one)";
     case flow::Unrepresented::Transient:
       return "start-up transient not modelled: the read's first tags x MRRS bytes arrive in a burst that takes "
              "more than its share for a while from flows of comparable size, in the packet model";

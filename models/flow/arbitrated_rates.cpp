@@ -287,11 +287,26 @@ class ArbitratedSolver::Impl {
       const bool credits = room < EdgeArbitration::kNoLimit;
       const bool fills = credits && hop.window >= room;  // it can have the whole queue waiting
       if (const int i = hop_entry_[hop_entry_start_[f] + static_cast<int>(j)]; i >= 0) {
-        if (fills || a.fifo_ingress)
+        if (fills || a.fifo_ingress || (j + 1 == h && fills_its_order(i, a)))
           backs_.push_back({entries_[i].edge, entries_[i].vc, a.fifo_ingress ? -1 : hop.cls, i, x, j + 1 == h});
       }
       if (!fills || hop.starts) break;
     }
+  }
+
+  // Whether another flow in entry i's virtual output queue (its VC here, its egress next) that
+  // the egress carries in another VC fills the receiver's credits of its class: its TLPs then
+  // wait behind i's at the queue's head, which the egress's VC arbiter does not reorder, so
+  // the queue backs up though i's own TLPs could not fill it (a read's few MRds, say).
+  bool fills_its_order(int i, const EdgeArbitration& a) const {
+    const int le = entries_[i].edge, out = next_edge(i);
+    for (int k = edge_start_[le]; k < edge_start_[le + 1]; ++k) {
+      if (k == i || entries_[k].vc != entries_[i].vc || next_edge(k) != out || next_vc(k) == next_vc(i)) continue;
+      const Hop& other = hop_of(k);
+      const double room = a.buffered[static_cast<std::size_t>(other.cls)];
+      if (room < EdgeArbitration::kNoLimit && other.window >= room) return true;
+    }
+    return false;
   }
 
   // The queue of backs_[from, to) (one edge, VC, class): the capacity C at which its held

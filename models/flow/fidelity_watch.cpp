@@ -486,8 +486,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
     const auto cls = static_cast<std::size_t>(credit_class(f, request));
     // Its TLPs fill the receiver's credits of their class only where it can have as many in
     // flight (arbitrated_rates.cpp, back_up(): the same rule).
-    const bool credits = e.buffered[cls] < EdgeArbitration::kNoLimit &&
-                         (request ? f.request_tlps : f.data_tlps) >= e.buffered[cls];
+    const bool credits = fills_credits(e, f, request);
     // Each TC's VC on `in` and on `next`, asked once (tens of crossings ask them).
     std::array<int, 8> in_vc, next_vc;
     in_vc.fill(-1);
@@ -495,7 +494,7 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
     const auto vc_in = [&](int tc) { return looked_up(in_vc, in, tc); };
     const auto vc_next = [&](int tc) { return looked_up(next_vc, next, tc); };
     const int vc = vc_in(f.tc);
-    bool shared_queue = false;
+    bool shared_queue = false, order_fills = false;  // (order_fills: one of its other flows fills its credits)
     const double fill = credits && !standing && !request ? fill_delay_ns(id, f, in, e.buffered[cls]) : 0.0;
     const double queued = backlog(f, e.buffered[cls], stream);
     for (const Crossing& c : by_edge_[static_cast<std::size_t>(in)]) {
@@ -510,7 +509,10 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
         // different VCs leaves in its own order, not as next's VC arbiter divides.
         if (same_vc && j + 1 < at) out.push_back({{Unrepresented::Backpressure, in, next}, c.id});
         else if (fill_ahead(fill, f, j, c)) out.push_back({{Unrepresented::FillAhead, in, next}, c.id});
-        shared_queue = shared_queue || (same_vc && j + 1 == at && vc_next(g.tc) != vc_next(f.tc));
+        if (same_vc && j + 1 == at && vc_next(g.tc) != vc_next(f.tc)) {
+          shared_queue = true;
+          order_fills = order_fills || fills_credits(e, g, c.request);
+        }
         // In the very queue f backs up (same port, VC and egress), a copy of fewer TLPs than
         // f's backlog there waits behind it; the fluid's share of the queue's drain holds only
         // for copies long against it.
@@ -529,14 +531,23 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
     }
     // f's share at `next` is then not the fluid's either: every flow there is concerned. The
     // fluid keeps the queue's order in steady state where the queue backs up there too (a
-    // FIFO ingress, or credits f fills: arbitrated_rates.cpp, back_up()).
+    // FIFO ingress, or credits f or another flow of the queue fills: arbitrated_rates.cpp,
+    // back_up()).
     if (shared_queue)
       for (const Crossing& x : by_edge_[static_cast<std::size_t>(next)])
-        out.push_back({{credits || e.fifo_ingress ? Unrepresented::SharedQueue : Unrepresented::UnbackedSharedQueue,
+        out.push_back({{credits || e.fifo_ingress || order_fills ? Unrepresented::SharedQueue
+                                                                 : Unrepresented::UnbackedSharedQueue,
                         in, next},
                        x.id});
     if (!credits) break;
   }
+}
+
+// Whether flow g's TLPs (its requests', or its data's) can fill the credits of their class
+// on an edge of arbitration e: it can have as many in flight (arbitrated_rates.cpp, back_up()).
+bool FidelityWatch::fills_credits(const EdgeArbitration& e, const WatchFlow& g, bool request) {
+  const double room = e.buffered[static_cast<std::size_t>(credit_class(g, request))];
+  return room < EdgeArbitration::kNoLimit && (request ? g.request_tlps : g.data_tlps) >= room;
 }
 
 // A flow held beyond `in` whose TLPs fill the receiver's credits there (a write, or a read's

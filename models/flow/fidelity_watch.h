@@ -396,6 +396,7 @@ class FidelityWatch {
   static const WatchFlow::CreditPool* pool_at(const WatchFlow& f, int edge, bool request);
   // As EdgeArbitration::buffered: posted (a write), non-posted (MRds), completion (a read's data).
   static int credit_class(const WatchFlow& f, bool request) { return request ? 1 : f.completions ? 2 : 0; }
+  static bool fills_credits(const EdgeArbitration& e, const WatchFlow& g, bool request);
   static double tlps(const WatchFlow& f, bool request);
   void tag_queueing(int id, const WatchFlow& f, std::vector<Cause>& out) const;
   void overtakes(int id, Watched& w);

@@ -211,6 +211,43 @@ TEST(FlowArbitration, AVirtualOutputQueueNothingFillsIsNamedAsNotModelled) {
   }
 }
 
+// Survey seed 30165: gpu2's peer writes t4 (TC0) are stopped behind gpu1's push t5 in sw1's
+// FIFO ingress from rc0 until t5 ends, and back up through rc0 into sw0's FIFO from gpu2,
+// where gpu2's read t1's requests (TC4, the same VC0 on gpu2's 4-VC link) wait behind them.
+// An ordering check: t1 cannot end before t5 does (packet model: t5 1,774.9 us, t1 1,875.2
+// us; the fluid, taking t4's backlog at its share of the link before the queue instead of its
+// rate in it, ended t1 at 139.6 us).
+TEST(FlowArbitration, AFlowStoppedInAQueueBacksUpTheQueuesBeforeIt) {
+  SimOutcome o = run_yaml(R"(platform:
+  name: random
+  mps: 256
+  mrrs: 256
+  nodes:
+    - {name: rc0, type: root_complex, latency_ns: 50, memory: {bandwidth_GBps: 64, read_latency_ns: 464}}
+    - {name: sw0, type: switch, latency_ns: 116, forwarding: store_and_forward}
+    - {name: sw1, type: switch, latency_ns: 130}
+    - {name: gpu0, type: gpu}
+    - {name: gpu1, type: gpu, h2d_mode: push}
+    - {name: gpu2, type: gpu}
+    - {name: gpu3, type: gpu, h2d_mode: push}
+  links:
+    - {up: rc0, down: sw0, gen: 4, width: 16, latency_ns: 29, vcs: 8, arbitration_up: {vc_arbiter: {type: wrr, weights: [1, 3, 1, 4, 3, 2, 4, 2]}, port_arbiter: {type: strict, starvation_threshold: 5}}, arbitration_down: {vc_arbiter: {type: wrr, weights: [4, 1, 1, 4, 1, 2, 4, 4]}, port_arbiter: {type: rr}}}
+    - {up: rc0, down: sw1, gen: 4, width: 8, latency_ns: 29, vcs: 2, arbitration_up: {vc_arbiter: {type: strict}, port_arbiter: {type: rr}}, arbitration_down: {vc_arbiter: {type: strict}, port_arbiter: {type: strict}}}
+    - {up: sw1, down: gpu0, gen: 3, width: 8, latency_ns: 33, vcs: 2, arbitration_up: {vc_arbiter: {type: wrr, weights: [3, 4]}, port_arbiter: {type: strict}}, arbitration_down: {vc_arbiter: {type: rr}, port_arbiter: {type: strict}}}
+    - {up: sw1, down: gpu1, gen: 2, width: 8, latency_ns: 10, vcs: 4, arbitration_up: {vc_arbiter: {type: strict}, port_arbiter: {type: strict}}, arbitration_down: {vc_arbiter: {type: strict}, port_arbiter: {type: strict}}}
+    - {up: sw0, down: gpu2, gen: 4, width: 16, latency_ns: 30, vcs: 4, arbitration_up: {vc_arbiter: {type: strict}, port_arbiter: {type: rr}}, arbitration_down: {vc_arbiter: {type: strict, starvation_threshold: 3}, port_arbiter: {type: rr}}}
+    - {up: sw1, down: gpu3, gen: 4, width: 8, latency_ns: 22, vcs: 8, arbitration_up: {vc_arbiter: {type: wrr, weights: [3, 1, 4, 2, 1, 2, 1, 2]}, port_arbiter: {type: strict}}, arbitration_down: {vc_arbiter: {type: strict}, port_arbiter: {type: rr}}}
+apps:
+  - {name: t0, gpu: gpu2, size: {fixed: 5259264}, count: 1, start_ns: 108908, tc: 1, type: stream, direction: d2h}
+  - {name: t1, gpu: gpu2, size: {fixed: 1380352}, count: 1, start_ns: 0, tc: 4, type: stream, direction: h2d}
+  - {name: t2, gpu: gpu1, size: {fixed: 4468736}, count: 1, start_ns: 0, tc: 4, type: stream, direction: d2h}
+  - {name: t3, gpu: gpu0, size: {fixed: 3289088}, count: 1, start_ns: 0, tc: 0, type: peer, peer: gpu1}
+  - {name: t4, gpu: gpu2, size: {fixed: 2379776}, count: 1, start_ns: 0, tc: 0, type: peer, peer: gpu3}
+  - {name: t5, gpu: gpu1, size: {fixed: 5816320}, count: 1, start_ns: 0, tc: 6, type: stream, direction: h2d}
+)" "sim: {fidelity: flow}\n");
+  EXPECT_GT(end_of(o, "t1"), end_of(o, "t5"));
+}
+
 namespace {
 
 // Two reads fill rc0 -> sw0: `big` of 8 MiB and `other` of `size`.

@@ -291,21 +291,26 @@ class ArbitratedSolver::Impl {
     for (std::size_t h = 1; h < path.size(); ++h) {
       if (path[h].edge != queued_at_[f] || path[h].starts) continue;
       const double room = arb_[static_cast<std::size_t>(path[h].edge)].buffered[static_cast<std::size_t>(path[h].cls)];
-      if (room < EdgeArbitration::kNoLimit && path[h].window >= room) back_up(f, h, queued_[f]);
+      if (room < EdgeArbitration::kNoLimit && path[h].window >= room) back_up(f, h, queued_[f], room);
       return;
     }
   }
 
   // The queues flow f fills, held back at hop h of its path with rate x: the receiver's
-  // before it, and up the path while the credits there are finite.
-  void back_up(int f, std::size_t h, double x) {
+  // before it, and up the path while the credits there are finite and its window (what it
+  // can have in flight: a read's tags) has TLPs left beyond those the queues after it hold
+  // (`queued`: already so many, in a queue it waits in).
+  void back_up(int f, std::size_t h, double x, double queued = 0) {
     const std::vector<Hop>& path = flow(f).path;
     for (std::size_t j = h; j-- > 0;) {
       const Hop& hop = path[j];
       const EdgeArbitration& a = arb_[static_cast<std::size_t>(hop.edge)];
       const double room = a.buffered[static_cast<std::size_t>(hop.cls)];
       const bool credits = room < EdgeArbitration::kNoLimit;
-      const bool fills = credits && hop.window >= room;  // it can have the whole queue waiting
+      const double left = hop.window - queued;
+      if (!(left > 0)) break;  // its whole window waits further on
+      const bool fills = credits && left >= room;  // it can have the whole queue waiting
+      queued += credits ? room : 0;
       if (const int i = hop_entry_[hop_entry_start_[f] + static_cast<int>(j)]; i >= 0) {
         if (fills || a.fifo_ingress || (j + 1 == h && fills_its_order(i, a)))
           backs_.push_back({entries_[i].edge, entries_[i].vc, a.fifo_ingress ? -1 : hop.cls, i, x, j + 1 == h});

@@ -485,7 +485,8 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
     const EdgeArbitration& e = edges_[static_cast<std::size_t>(in)];
     const auto cls = static_cast<std::size_t>(credit_class(f, request));
     // Its TLPs fill the receiver's credits of their class only where it can have as many in
-    // flight (arbitrated_rates.cpp, back_up(): the same rule).
+    // flight (arbitrated_rates.cpp, back_up(), which also takes off what the queues after this
+    // one hold of its window: here each queue is given the whole window, which names more).
     const bool credits = fills_credits(e, f, request);
     // Each TC's VC on `in` and on `next`, asked once (tens of crossings ask them).
     std::array<int, 8> in_vc, next_vc;

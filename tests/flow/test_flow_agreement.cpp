@@ -676,8 +676,9 @@ class MixedTree : public FlowVsPacket {
 // transfer outside 3 % is named by a note that lists it (for the survey's few that are not,
 // the test keeps a list of known ones with their mechanism: empty on this subset today; one
 // that leaves the list is reported, one that joins it fails). The share within 3 % does not
-// fall below 89 % (86.7 % measured on 2026-11-24 with the queues that back up modelled;
-// 167 of 180, 92.8 %, on 2026-11-28 with one queue feeding several VCs kept in its order).
+// fall below 90 % (86.7 % measured on 2026-11-24 with the queues that back up modelled;
+// 168 of 180, 93.3 %, on 2026-11-28 with one queue feeding several VCs kept in its order
+// and a read's window counted once up its path).
 TEST_F(MixedTree, FixedSubsetIsWithinOrNamed) {
   const std::set<std::string> known = {};
   Tally t;
@@ -687,7 +688,7 @@ TEST_F(MixedTree, FixedSubsetIsWithinOrNamed) {
   for (const std::string& u : unnamed) EXPECT_TRUE(known.count(u)) << u << ": outside 3 % and named by no note";
   for (const std::string& k : known)
     if (!unnamed.count(k)) std::printf("%s is now within 3 %% or named: take it off the known list\n", k.c_str());
-  EXPECT_GE(static_cast<double>(t.within) / t.transfers, 0.89);
+  EXPECT_GE(static_cast<double>(t.within) / t.transfers, 0.90);
 }
 
 // The survey over 200 seeds (docs/performance.md), a measurement, not a test: the

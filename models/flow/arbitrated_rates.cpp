@@ -290,10 +290,19 @@ class ArbitratedSolver::Impl {
     const std::vector<Hop>& path = flow(f).path;
     for (std::size_t h = 1; h < path.size(); ++h) {
       if (path[h].edge != queued_at_[f] || path[h].starts) continue;
-      const double room = arb_[static_cast<std::size_t>(path[h].edge)].buffered[static_cast<std::size_t>(path[h].cls)];
-      if (room < EdgeArbitration::kNoLimit && path[h].window >= room) back_up(f, h, queued_[f], room);
+      if (fills(path[h], path[h].window)) back_up(f, h, queued_[f], room(path[h]));
       return;
     }
+  }
+
+  // The TLPs of hop's class its edge's receiver queue holds at most (infinite: unbounded).
+  double room(const Hop& hop) const {
+    return arb_[static_cast<std::size_t>(hop.edge)].buffered[static_cast<std::size_t>(hop.cls)];
+  }
+  // Whether `in_flight` TLPs of hop's flow can fill that queue: it can have it all waiting.
+  bool fills(const Hop& hop, double in_flight) const {
+    const double r = room(hop);
+    return r < EdgeArbitration::kNoLimit && in_flight >= r;
   }
 
   // The queues flow f fills, held back at hop h of its path with rate x: the receiver's
@@ -305,17 +314,15 @@ class ArbitratedSolver::Impl {
     for (std::size_t j = h; j-- > 0;) {
       const Hop& hop = path[j];
       const EdgeArbitration& a = arb_[static_cast<std::size_t>(hop.edge)];
-      const double room = a.buffered[static_cast<std::size_t>(hop.cls)];
-      const bool credits = room < EdgeArbitration::kNoLimit;
       const double left = hop.window - queued;
       if (!(left > 0)) break;  // its whole window waits further on
-      const bool fills = credits && left >= room;  // it can have the whole queue waiting
-      queued += credits ? room : 0;
+      const bool full = fills(hop, left);
+      queued += room(hop);  // (past a queue it cannot fill the loop ends)
       if (const int i = hop_entry_[hop_entry_start_[f] + static_cast<int>(j)]; i >= 0) {
-        if (fills || a.fifo_ingress || (j + 1 == h && fills_its_order(i, a)))
+        if (full || a.fifo_ingress || (j + 1 == h && fills_its_order(i)))
           backs_.push_back({entries_[i].edge, entries_[i].vc, a.fifo_ingress ? -1 : hop.cls, i, x, j + 1 == h});
       }
-      if (!fills || hop.starts) break;
+      if (!full || hop.starts) break;
     }
   }
 
@@ -323,13 +330,11 @@ class ArbitratedSolver::Impl {
   // the egress carries in another VC fills the receiver's credits of its class: its TLPs then
   // wait behind i's at the queue's head, which the egress's VC arbiter does not reorder, so
   // the queue backs up though i's own TLPs could not fill it (a read's few MRds, say).
-  bool fills_its_order(int i, const EdgeArbitration& a) const {
+  bool fills_its_order(int i) const {
     const int le = entries_[i].edge, out = next_edge(i);
     for (int k = edge_start_[le]; k < edge_start_[le + 1]; ++k) {
       if (k == i || entries_[k].vc != entries_[i].vc || next_edge(k) != out || next_vc(k) == next_vc(i)) continue;
-      const Hop& other = hop_of(k);
-      const double room = a.buffered[static_cast<std::size_t>(other.cls)];
-      if (room < EdgeArbitration::kNoLimit && other.window >= room) return true;
+      if (fills(hop_of(k), hop_of(k).window)) return true;
     }
     return false;
   }

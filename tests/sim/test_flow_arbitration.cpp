@@ -222,10 +222,10 @@ TEST(FlowArbitration, AFlowStoppedInAQueueBacksUpTheQueuesBeforeIt) {
   EXPECT_GT(end_of(o, "t1"), end_of(o, "t5"));
 }
 
-// Survey seed 30010: gpu2's read t0 (TC5) has its requests held at sw1 -> sw0, stopped in sw0's
-// FIFO behind gpu0's writes t1; its window of requests fills the queues nearest that hold
-// (sw0's, then sw1's), and none is left for sw2's FIFO from gpu2, where gpu2's peer write t5,
-// in the same VC there, passes: t5 runs at its link's pace, T5 = its TLPs at a Gen3 x4 link's
+// Survey seed 30010 (every switch with virtual output queues): gpu2's read t0 (TC5) has its
+// requests held at sw1 -> sw0, stopped in sw0's queue toward rc0 behind gpu0's writes t1; its
+// window of requests fills the queues nearest that hold (sw0's, then sw1's), and none is left
+// for sw2's queue from gpu2 toward sw1, where gpu2's peer write t5, in the same VC there, passes: t5 runs at its link's pace, T5 = its TLPs at a Gen3 x4 link's
 // TLP rate, within 1 % (packet model 1,933.5 us; counting the whole window in every queue up
 // the path, the fluid held t5 behind the requests at sw2 and ended it at 4,065.7 us).
 TEST(FlowArbitration, AReadsWindowFillsTheQueuesNearestItsHoldFirst) {

@@ -26,6 +26,7 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
       net_(std::move(net)),
       params_(p),
       sched_(net_.capacities(), arbitration),
+      arbitration_(arbitration),
       watch_(arbitration, [this](int edge, int tc) { return vcs_[static_cast<std::size_t>(edge)].tc_to_vc[static_cast<std::size_t>(tc)]; }),
       watching_(!arbitration.empty()),
       vcs_(std::move(vcs)),
@@ -110,6 +111,7 @@ void FlowFabric::start(Copy c) {
   }
   m.copy = std::move(c);
   const int id = sched_.add(now_ns(), m.plan.volume, m.plan.flow, release, later);
+  started_.push_back(id);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
   flow_of_transfer_[moved.copy.transfer] = id;
   lockstep_.started(id, moved.copy.flow_id, moved.copy.spec.bytes, now_ps());
@@ -177,6 +179,12 @@ void FlowFabric::rates_changed() {
   if (watching_) watch_.at(now_ns());
   for (int id : sched_.take_recomputed()) {
     if (!sched_.running(id)) continue;
+    if (const auto t = tails_.find(id); t != tails_.end()) {
+      ARBSIM_LOG_TRACE(*this, "the overtaken tail of transfer " + std::to_string(t->second.due.transfer) + " at " +
+                                  std::to_string(sched_.rate(id)) + " GB/s");
+      continue;
+    }
+    moving_.at(id).held = sched_.held(id);
     if (watching_) {
       watch_.set_held(id, sched_.held(id));
       watch_.set_rate(id, sched_.rate(id));
@@ -232,6 +240,11 @@ uint64_t FlowFabric::delivered_bytes(uint64_t transfer) const {
     const double on_way = rate > 0 ? rate * tail_ns(m.plan, rate) : 0.0;
     return positive(std::min(static_cast<double>(m.copy.spec.bytes), (sched_.sent_at(it->second, now_ns()) - on_way) * bytes_per_unit(m)));
   }
+  if (const auto t = tail_of_transfer_.find(transfer); t != tail_of_transfer_.end()) {
+    const Tail& tail = tails_.at(t->second);
+    const double sent = sched_.running(t->second) ? sched_.sent_at(t->second, now_ns()) : tail.volume;
+    return positive(static_cast<double>(tail.due.bytes) - (tail.volume - sent) * tail.bytes_per_unit);
+  }
   for (const auto& [at, d] : due_)  // its fluid has gone; few copies are in their tail at once
     if (d.transfer == transfer) {
       if (!(d.rate > 0) || d.rate == flow::kUnbounded) return 0;
@@ -259,19 +272,28 @@ void FlowFabric::schedule() {
 void FlowFabric::wake() {
   guard_progress(wake_guard_, *this);
   const std::vector<int> done = sched_.advance(now_ns());
+  const std::vector<double>& rates = sched_.finished_rates();  // (until the next advance())
   for (std::size_t k = 0; k < done.size(); ++k) {
+    if (tails_.count(done[k])) {
+      end_tail(done[k]);
+      continue;
+    }
     if (watching_) watch_.remove(done[k], now_ns());
     auto it = moving_.find(done[k]);
     Moving m = std::move(it->second);
     moving_.erase(it);
     flow_of_transfer_.erase(m.copy.transfer);
     account(m, 1.0);
-    const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(tail_ns(m.plan, sched_.finished_rates()[k]) * 1000.0));
-    due_.emplace(at, Due{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read, sched_.finished_rates()[k] * bytes_per_unit(m)});
-    due_event_.notify(after_ps(at));
+    const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(tail_ns(m.plan, rates[k]) * 1000.0));
+    const Due d{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read, rates[k] * bytes_per_unit(m)};
+    started_.clear();
     if (m.copy.sent && !m.released) m.copy.sent();
     if (m.copy.tags_back) m.copy.tags_back();
+    if (overtaken_tail(m, rates[k], at, d, started_)) continue;
+    due_.emplace(at, d);
+    due_event_.notify(after_ps(at));
   }
+  started_.clear();
   for (const int id : std::vector<int>(sched_.released())) {  // (a copy started in sent() adds flows)
     Moving& m = moving_.at(id);
     m.released = true;
@@ -288,6 +310,95 @@ void FlowFabric::wake() {
   // A later cap applied (LaterCap) changes rates too: the watch and the log hear of them.
   if (!done.empty() || sched_.pending()) settle_event_.notify(sc_core::SC_ZERO_TIME);
   else schedule();
+}
+
+// A write held beyond its first link leaves its last TLPs queued before its hold when its
+// fluid has gone: its engine has sent them and takes its next copy, as the packet model's
+// DMA engine does once its last TLP is out (models/pcie/dma_engine.h). Where that next copy
+// goes in another VC than the write on a link before the hold, it overtakes them (strict VC
+// priority there, or the higher ingress VC first at a switch: docs/architecture.md), and the
+// write ends only when they have drained (fidelity_watch.h, "an overtaken tail"; survey seed
+// 30119: a GPU's D2H write's last TLPs, queued behind its own peer write stopped at a root
+// port, ended with it, 3,974 us in the packet model against the fluid's 300). The fluid
+// moves them as a flow of their own from the hold on, as many as the receiver before the
+// hold holds of the write's class (its credits), sharing by the arbitration with the next
+// copy. The copy is due when that flow has gone, less the time those bytes take at the
+// write's last rate (the fluid's end counts them once already: without an overtaker they
+// leave at that rate), and never before its fluid's end made it due. Elsewhere (the same VC
+// all along, or infinite credits, where the watch names what queues) the end stands.
+bool FlowFabric::overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d,
+                                const std::vector<int>& next) {
+  if (m.copy.spec.read || arbitration_.empty() || !(rate > 0) || rate == flow::kUnbounded) return false;
+  const int h = queued_at_hold(m);
+  if (h < 1) return false;
+  const std::vector<int>& path = m.plan.data_path;
+  const auto vc = [this](std::size_t k, const std::vector<int>& p, uint8_t tc) {
+    return vcs_[static_cast<std::size_t>(p[k])].tc_to_vc[tc];
+  };
+  // Ahead of it on a link of their common way before the hold: a higher VC under strict VC
+  // priority; or one VC there, up to the hold, and a higher ingress VC (the link before, at
+  // a switch). (Under round robin or weights it takes a share: the tail leaves at about the
+  // write's own rate, which the fluid's end times; left as it was. A higher VC at the hold
+  // itself: survey seeds 30139 and held-out 30235, where the packet model's tail left at
+  // once, moved 3 transfers out: left as it was too.)
+  const auto overtakes = [&](int id) {
+    const auto it = moving_.find(id);
+    if (it == moving_.end()) return false;
+    const std::vector<int>& p = it->second.plan.data_path;
+    const uint8_t tc = it->second.copy.tc;
+    for (std::size_t k = 0; k <= static_cast<std::size_t>(h) && k < p.size() && p[k] == path[k]; ++k) {
+      const int mine = vc(k, path, m.copy.tc), its = vc(k, path, tc);
+      const bool strict = arbitration_[static_cast<std::size_t>(path[k])].vc.kind == flow::ShareKind::Strict;
+      if (k < static_cast<std::size_t>(h) && strict && its > mine) return true;
+      if (k > 0 && its == mine && vc(k - 1, path, tc) > vc(k - 1, path, m.copy.tc)) return true;
+    }
+    return false;
+  };
+  if (std::none_of(next.begin(), next.end(), overtakes)) return false;
+  const flow::Hop& before = m.plan.flow.path[static_cast<std::size_t>(h - 1)];
+  const double credits = arbitration_[static_cast<std::size_t>(before.edge)].buffered[static_cast<std::size_t>(before.cls)];
+  if (std::isinf(credits)) return false;
+  const double tlps = std::min({credits, before.window, static_cast<double>(flow::data_tlps(params_, false, m.copy.spec.bytes))});
+  const double bytes = std::min(static_cast<double>(m.copy.spec.bytes), tlps * flow::data_tlp_bytes(params_, false));
+  if (!(bytes > 0)) return false;
+  // From the link before the hold, which it no longer takes (weight 0): an egress divides
+  // among what one ingress port brings by the hop before (the higher ingress VC first).
+  flow::FlowSpec spec = m.plan.flow;
+  spec.path.erase(spec.path.begin(), spec.path.begin() + (h - 1));
+  spec.path.front().starts = true;
+  spec.path.front().weight = 0;
+  const double unit = bytes_per_unit(m);
+  const int id = sched_.add(now_ns(), bytes / unit, spec);
+  tails_[id] = Tail{d, due_ps, due_ps - now_ps(), bytes / d.rate, bytes / unit, unit};
+  tail_of_transfer_[d.transfer] = id;
+  return true;
+}
+
+// Where write m's TLPs queue when its fluid ends: the index in its data path of the first
+// link beyond its first that holds it, where the link before does not (a tie there: it
+// arrives no faster than it leaves, and nothing queues); -1: nowhere.
+int FlowFabric::queued_at_hold(const Moving& m) const {
+  const std::vector<int>& path = m.plan.data_path;
+  if (path.size() < 2 || m.plan.flow.path.size() < path.size()) return -1;
+  const auto held = [&m](int e) { return std::find(m.held.begin(), m.held.end(), e) != m.held.end(); };
+  for (std::size_t h = 1; h < path.size(); ++h)
+    if (held(path[h])) {
+      const bool aligned = m.plan.flow.path[h].edge == path[h] && m.plan.flow.path[h - 1].edge == path[h - 1];
+      return aligned && !held(path[h - 1]) ? static_cast<int>(h) : -1;
+    }
+  return -1;
+}
+
+// An overtaken tail has drained: its copy is due (overtaken_tail()).
+void FlowFabric::end_tail(int id) {
+  const auto it = tails_.find(id);
+  const Tail t = it->second;
+  tails_.erase(it);
+  tail_of_transfer_.erase(t.due.transfer);
+  const double at = std::max(static_cast<double>(t.due_ps), static_cast<double>(now_ps() + t.latency_ps) - t.queued_ns * 1000.0);
+  const uint64_t due = std::max(now_ps(), static_cast<uint64_t>(std::llround(at)));
+  due_.emplace(due, t.due);
+  due_event_.notify(after_ps(due));
 }
 
 // A read held by its tags issues its last request when the data of the request a tag window

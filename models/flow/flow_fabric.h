@@ -108,12 +108,25 @@ class FlowFabric : public sc_core::sc_module {
     flow::TransferPlan plan;
     bool released = false;  // its engine has been told it may start its next command
     double tag_cap = 0;     // a read's tag-window cap (flow_network.h); 0 for a write
+    std::vector<int> held;  // the edges that held it at its last computation (Scheduler::held)
   };
   struct Due {
     uint64_t transfer = 0, bytes = 0;
     bool posted = false;
     double rate = 0;  // GB/s of its bytes its fluid last moved at: its tail arrives at that rate
   };
+  // A write's TLPs still queued before its hold when its engine's next copy overtakes them
+  // (overtaken_tail()): a flow of their bytes from the hold on; the copy is due when it ends.
+  struct Tail {
+    Due due;
+    uint64_t due_ps = 0;     // when the copy was due at its fluid's end
+    uint64_t latency_ps = 0; // its fluid's tail then (due_ps less that end)
+    double queued_ns = 0;    // the queued bytes' time at the copy's last rate
+    double volume = 0, bytes_per_unit = 1;  // the tail flow's, in units of the copy's fluid
+  };
+  bool overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d, const std::vector<int>& next);
+  int queued_at_hold(const Moving& m) const;
+  void end_tail(int id);
   static double bytes_per_unit(const Moving& m);
   void wake();     // SC_METHOD: flows that have sent their data
   void deliver();  // SC_METHOD: copies whose fixed latency has passed
@@ -141,6 +154,7 @@ class FlowFabric : public sc_core::sc_module {
   flow::Network net_;
   flow::FabricParams params_;
   flow::Scheduler sched_;
+  std::vector<flow::EdgeArbitration> arbitration_;  // per edge (empty: flat max-min)
   flow::FidelityWatch watch_;
   flow::LockstepWatch lockstep_;
   bool watching_ = false;
@@ -154,6 +168,10 @@ class FlowFabric : public sc_core::sc_module {
   TransferTracker& tracker_;
   std::map<int, Moving> moving_;       // by scheduler flow id
   std::unordered_map<uint64_t, int> flow_of_transfer_;  // the moving copies' scheduler ids
+  std::map<int, Tail> tails_;                            // overtaken tails by scheduler id
+  std::unordered_map<uint64_t, int> tail_of_transfer_;   // their scheduler ids by transfer
+  std::vector<int> started_;  // the copies start() has added since wake() last cleared it
+
   std::set<uint32_t> unsettled_flows_;
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order
   // Engines' sent(), and the starts of reads waiting for their tags (start()), by time (ps).

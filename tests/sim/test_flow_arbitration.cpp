@@ -268,8 +268,8 @@ namespace {
 
 // gpu0's D2H engine runs a (TC0) then b (TC1, from 1 us: queued behind a); gpu1's w (TC0)
 // shares the uplink, whose VC arbiter is strict (`uplink`: extra keys of rc0 - sw0).
-std::string engine_successor(const std::string& w_size) {
-  return two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}", "", ", vcs: 2") +
+std::string engine_successor(const std::string& w_size, const std::string& gpu_link = ", vcs: 2") {
+  return two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}", "", gpu_link) +
          "sim: {fidelity: flow}\n"
          "apps:\n"
          "  - {name: a, type: stream, gpu: gpu0, direction: d2h, tc: 0, size: {fixed: 4MiB}, count: 1}\n"
@@ -288,6 +288,40 @@ TEST(FlowArbitration, AnOvertakenTailIsNamed) {
   EXPECT_EQ(notes_at(o, "gpu0->sw0"),
             (std::vector<std::string>{"a copy that ended held back at sw0->rc0, its engine's next in another VC"}));
   EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"a", "b"}));
+}
+
+// The GPU links' VC arbiters strict too: b goes ahead of a's tail before the uplink where it
+// is held, and the fluid moves that tail as a flow of its own from sw0 on, behind b
+// (FlowFabric::overtaken_tail()). Hand timeline, T = 4 MiB at the uplink's TLP rate: a and w
+// share the uplink's VC0 by its two ports until a's data has left gpu0 at 2T; b then takes
+// the whole uplink until 3T, and a's tail leaves after it. a ends after b, at 3T within 1 %
+// (the fluid had ended a at 2T). (A higher VC at the hold alone, as in the test above, makes
+// no tail: FlowFabric::overtaken_tail() says why.)
+const char* kStrictGpuLinks = ", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}";
+
+TEST(FlowArbitration, AnOvertakenTailEndsAfterWhatOvertookIt) {
+  SimOutcome o = run_yaml(engine_successor("16MiB", kStrictGpuLinks));
+  const double t = 4194304.0 / 256 * (256 + 24) / (tlp_bandwidth_gbps(PcieLinkParams{}) / 8);
+  EXPECT_GT(end_of(o, "a"), end_of(o, "b"));
+  EXPECT_NEAR(end_of(o, "a") / (3 * t), 1.0, 0.01);
+}
+
+// The same in the packet model: the hand timeline is its.
+TEST(FlowArbitration, AnOvertakenTailEndsAfterWhatOvertookItInThePacketModel) {
+  SimOutcome o = run_yaml(engine_successor("16MiB", kStrictGpuLinks), {"sim.fidelity=packet"});
+  const double t = 4194304.0 / 256 * (256 + 24) / (tlp_bandwidth_gbps(PcieLinkParams{}) / 8);
+  EXPECT_GT(end_of(o, "a"), end_of(o, "b"));
+  EXPECT_NEAR(end_of(o, "a") / (3 * t), 1.0, 0.01);
+}
+
+// Survey seed 30119: gpu2's D2H write t0 (TC0) is held at sw0 -> rc0 behind its own peer
+// write t3 (TC4, the engine's next), stopped at rc0's FIFO from sw0 behind a strict root
+// port; t3's higher VC at gpu2's strict VC arbiter, then its higher ingress VC at sw0, go
+// first, and t0's tail queued at sw0 leaves after all of t3. An ordering check: t0 ends
+// after t3 (packet model: 3,973.8 and 3,973.1 us; the fluid had ended t0 at 300.1 us).
+TEST(FlowArbitration, AnOvertakenTailWaitsForTheWholeOvertaker) {
+  SimOutcome o = simulate(load_scenario("tests/data/regress/survey30119.yaml", {}));
+  EXPECT_GT(end_of(o, "t0"), end_of(o, "t3"));
 }
 
 // Without w, a is alone on the uplink, held at gpu0's link and the uplink alike (equal

@@ -136,10 +136,11 @@ std::string effect(flow::Unrepresented what) {
              "copies there move faster in the packet model; run with --fidelity packet for short copies' latencies)";
     case flow::Unrepresented::OvertakenTail:
       return "queued tail modelled in part: the ended copy's last TLPs still queue on the way and the next copy "
-             "overtakes them; where it goes strictly first (a higher VC under strict VC priority, or a higher "
-             "ingress VC at a switch) the fluid moves what the queue before the hold holds as a flow of its own "
-             "behind it, but not what queues further back, nor a tail a next copy takes turns with (round robin, "
-             "weights), so the copy can end later than the fluid's, in the packet model";
+             "overtakes them; where it goes through the hold too and strictly first (a higher VC under strict VC "
+             "priority before the hold, or a higher ingress VC at a switch) the fluid moves what the queue before "
+             "the hold holds as a flow of its own behind it, but not what queues further back, nor a tail a next "
+             "copy takes turns with (round robin, weights), so the copy can end later than the fluid's, in the "
+             "packet model";
     case flow::Unrepresented::EarlySuccessor:
       return "engine release not modelled: the packet model's copy engine starts its next copy once the last TLP "
              "of the one before has left it, while that one's tail still queues on the way to where it was held, so "

@@ -25,7 +25,9 @@
 //   different VCs leave in the queue's order, not as that egress's VC arbiter divides;
 // - an overtaken tail: a copy held beyond its first link ends in the fluid when its data has
 //   left its engine, but its last TLPs still queue on the way; its engine's next copy, in
-//   another VC there, overtakes them, and the first copy ends later than the fluid's. Also a
+//   another VC there, overtakes them, and the first copy ends later than the fluid's (the
+//   fluid moves the queue before the hold where the next copy goes strictly first there:
+//   FlowFabric::overtaken_tail(); named all the same, for what it leaves out). Also a
 //   copy held so once (stopped by priorities further on, say) and held at two links in a row
 //   since: what queued between them never drains (survey seed 30092 t0: 114 us late, the
 //   same at 4x the size; without its engine's next copy, or not stopped, within 0.7 %);

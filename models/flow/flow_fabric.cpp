@@ -113,6 +113,7 @@ void FlowFabric::start(Copy c) {
   const int id = sched_.add(now_ns(), m.plan.volume, m.plan.flow, release, later);
   started_.push_back(id);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
+  queue_behind_tails(id);
   flow_of_transfer_[moved.copy.transfer] = id;
   lockstep_.started(id, moved.copy.flow_id, moved.copy.spec.bytes, now_ps());
   if (watching_) {
@@ -335,21 +336,26 @@ bool FlowFabric::overtaken_tail(const Moving& m, double rate, uint64_t due_ps, c
   const auto vc = [this](std::size_t k, const std::vector<int>& p, uint8_t tc) {
     return vcs_[static_cast<std::size_t>(p[k])].tc_to_vc[tc];
   };
-  // Ahead of it on a link of their common way before the hold: a higher VC under strict VC
-  // priority; or one VC there, up to the hold, and a higher ingress VC (the link before, at
-  // a switch). (Under round robin or weights it takes a share: the tail leaves at about the
-  // write's own rate, which the fluid's end times; left as it was. A higher VC at the hold
-  // itself: survey seeds 30139 and held-out 30235, where the packet model's tail left at
-  // once, moved 3 transfers out: left as it was too.)
+  // It meets the tail where it queues: its way is the write's up to the hold, the hold too
+  // (a next copy that leaves before it passes nothing: trees trial u995, two peer writes of
+  // one GPU to two GPUs, whose tail the fluid had held 470 ns against the packet model's
+  // none). And it goes first there: it has a higher VC under strict VC priority on a link
+  // before the hold, or, in one VC at a switch's egress up to the hold, a higher ingress VC.
+  // (Under round robin or weights it takes a share: the tail leaves at about the write's own
+  // rate, which the fluid's end times. A higher VC at the hold alone: survey seed 30139 and
+  // held-out 30235, where the packet model's tail left at once, moved 3 transfers out. Both
+  // left as they were.)
   const auto overtakes = [&](int id) {
     const auto it = moving_.find(id);
     if (it == moving_.end()) return false;
     const std::vector<int>& p = it->second.plan.data_path;
+    const std::size_t hold = static_cast<std::size_t>(h);
+    if (p.size() <= hold || !std::equal(path.begin(), path.begin() + h + 1, p.begin())) return false;
     const uint8_t tc = it->second.copy.tc;
-    for (std::size_t k = 0; k <= static_cast<std::size_t>(h) && k < p.size() && p[k] == path[k]; ++k) {
+    for (std::size_t k = 0; k <= hold; ++k) {
       const int mine = vc(k, path, m.copy.tc), its = vc(k, path, tc);
       const bool strict = arbitration_[static_cast<std::size_t>(path[k])].vc.kind == flow::ShareKind::Strict;
-      if (k < static_cast<std::size_t>(h) && strict && its > mine) return true;
+      if (k < hold && strict && its > mine) return true;
       if (k > 0 && its == mine && vc(k - 1, path, tc) > vc(k - 1, path, m.copy.tc)) return true;
     }
     return false;
@@ -369,7 +375,8 @@ bool FlowFabric::overtaken_tail(const Moving& m, double rate, uint64_t due_ps, c
   spec.path.front().weight = 0;
   const double unit = bytes_per_unit(m);
   const int id = sched_.add(now_ns(), bytes / unit, spec);
-  tails_[id] = Tail{d, due_ps, due_ps - now_ps(), bytes / d.rate, bytes / unit, unit};
+  tails_[id] = Tail{d, due_ps, due_ps - now_ps(), bytes / d.rate, bytes / unit, unit,
+                    std::vector<int>(path.begin(), path.begin() + h + 1), m.copy.tc};
   tail_of_transfer_[d.transfer] = id;
   return true;
 }
@@ -389,13 +396,37 @@ int FlowFabric::queued_at_hold(const Moving& m) const {
   return -1;
 }
 
-// An overtaken tail has drained: its copy is due (overtaken_tail()).
-void FlowFabric::end_tail(int id) {
+// A copy that starts behind an overtaken tail, in its queue (the same way up to its hold, in
+// the same VCs before and at it), waits behind it in the packet model, where the fluid would
+// have them share the hold: the tail ends at once, its bytes left to drain ahead of the new
+// copy at the ended copy's last rate (trees trial u1892: a GPU's 64 KiB peer writes in TC0
+// overtaken by its own 1 KiB ones in TC1, whose next 64 KiB copy then shared the hold with
+// the tail, p50 12.3 % late).
+void FlowFabric::queue_behind_tails(int id) {
+  if (tails_.empty()) return;
+  const Moving& m = moving_.at(id);
+  const std::vector<int>& p = m.plan.data_path;
+  for (auto it = tails_.begin(); it != tails_.end();) {
+    const Tail& t = it->second;
+    const std::size_t h = t.way.size() - 1;
+    const auto vc = [this](int e, uint8_t tc) { return vcs_[static_cast<std::size_t>(e)].tc_to_vc[tc]; };
+    const bool behind = p.size() > h && std::equal(t.way.begin(), t.way.end(), p.begin()) &&
+                        vc(t.way[h - 1], m.copy.tc) == vc(t.way[h - 1], t.tc) && vc(t.way[h], m.copy.tc) == vc(t.way[h], t.tc);
+    const int tail = it->first;
+    ++it;  // (end_tail() erases the tail)
+    if (behind) end_tail(tail, sched_.end_early(now_ns(), tail));
+  }
+}
+
+// An overtaken tail has drained, or a copy queues behind it with `left` of its volume still
+// to go, which drains at the copy's last rate: its copy is due (overtaken_tail()).
+void FlowFabric::end_tail(int id, double left) {
   const auto it = tails_.find(id);
   const Tail t = it->second;
   tails_.erase(it);
   tail_of_transfer_.erase(t.due.transfer);
-  const double at = std::max(static_cast<double>(t.due_ps), static_cast<double>(now_ps() + t.latency_ps) - t.queued_ns * 1000.0);
+  const double drained_ns = t.queued_ns - left * t.bytes_per_unit / t.due.rate;
+  const double at = std::max(static_cast<double>(t.due_ps), static_cast<double>(now_ps() + t.latency_ps) - drained_ns * 1000.0);
   const uint64_t due = std::max(now_ps(), static_cast<uint64_t>(std::llround(at)));
   due_.emplace(due, t.due);
   due_event_.notify(after_ps(due));

@@ -123,10 +123,13 @@ class FlowFabric : public sc_core::sc_module {
     uint64_t latency_ps = 0; // its fluid's tail then (due_ps less that end)
     double queued_ns = 0;    // the queued bytes' time at the copy's last rate
     double volume = 0, bytes_per_unit = 1;  // the tail flow's, in units of the copy's fluid
+    std::vector<int> way;  // the copy's data path up to its hold, the hold too
+    uint8_t tc = 0;
   };
+  void queue_behind_tails(int id);
   bool overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d, const std::vector<int>& next);
   int queued_at_hold(const Moving& m) const;
-  void end_tail(int id);
+  void end_tail(int id, double left = 0);
   static double bytes_per_unit(const Moving& m);
   void wake();     // SC_METHOD: flows that have sent their data
   void deliver();  // SC_METHOD: copies whose fixed latency has passed

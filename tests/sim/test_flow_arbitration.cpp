@@ -314,6 +314,44 @@ TEST(FlowArbitration, AnOvertakenTailEndsAfterWhatOvertookItInThePacketModel) {
   EXPECT_NEAR(end_of(o, "a") / (3 * t), 1.0, 0.01);
 }
 
+namespace {
+
+// gpu0's engine runs a1 (TC0, 4 MiB), b (TC1, 64 KiB, overtaking a1's tail) and a2 (TC0,
+// 4 MiB, queued behind that tail) beside gpu1's w, with 1,024 posted credits at sw0 (a
+// 256 KiB tail).
+std::string tail_then_follower() {
+  return two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}", "",
+                          ", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}, credits: {ph: 1024, pd: 16384}") +
+         "sim: {fidelity: flow}\n"
+         "apps:\n"
+         "  - {name: a1, type: stream, gpu: gpu0, direction: d2h, tc: 0, size: {fixed: 4MiB}, count: 1}\n"
+         "  - {name: b, type: stream, gpu: gpu0, direction: d2h, tc: 1, size: {fixed: 64KiB}, count: 1, start_ns: 1000}\n"
+         "  - {name: a2, type: stream, gpu: gpu0, direction: d2h, tc: 0, size: {fixed: 4MiB}, count: 1, start_ns: 2000}\n"
+         "  - {name: w, type: stream, gpu: gpu1, direction: d2h, tc: 0, size: {fixed: 16MiB}, count: 1}\n";
+}
+
+// T: 4 MiB at the uplink's TLP rate. a1 and w share the uplink's VC0 by port (a1 at half);
+// a1's engine is done when all but its 256 KiB queued at sw0 have arrived, b then takes the
+// whole uplink for T/64, and a1's tail leaves, at half again, ahead of a2 in sw0's queue: a1
+// ends at 2T + T/64 (T/8 earlier, at half, plus T/8 for the tail), 650.78 us: within 0.2 %
+// (packet model 650,786 ns, the fluid 650,785; sharing the uplink with a2 instead, the tail
+// took a quarter: 731,300 ns; with no tail, the fluid ended a1 at 2T, 645,741 ns).
+void expect_tail_before_follower(const SimOutcome& o) {
+  const double t = 4194304.0 / 256 * (256 + 24) / (tlp_bandwidth_gbps(PcieLinkParams{}) / 8);
+  EXPECT_NEAR(end_of(o, "a1") / (2 * t + t / 64), 1.0, 0.002);
+  EXPECT_GT(end_of(o, "a2"), end_of(o, "a1"));
+}
+
+}  // namespace
+
+// A copy that queues behind an overtaken tail waits for it (FlowFabric::queue_behind_tails()).
+TEST(FlowArbitration, ACopyBehindAnOvertakenTailWaitsForIt) { expect_tail_before_follower(run_yaml(tail_then_follower())); }
+
+// The hand timeline is the packet model's.
+TEST(FlowArbitration, ACopyBehindAnOvertakenTailWaitsForItInThePacketModel) {
+  expect_tail_before_follower(run_yaml(tail_then_follower(), {"sim.fidelity=packet"}));
+}
+
 // Survey seed 30119: gpu2's D2H write t0 (TC0) is held at sw0 -> rc0 behind its own peer
 // write t3 (TC4, the engine's next), stopped at rc0's FIFO from sw0 behind a strict root
 // port; t3's higher VC at gpu2's strict VC arbiter, then its higher ingress VC at sw0, go

@@ -137,9 +137,9 @@ std::string effect(flow::Unrepresented what) {
     case flow::Unrepresented::OvertakenTail:
       return "queued tail modelled in part: the ended copy's last TLPs still queue on the way and the next copy "
              "overtakes them; where it goes through the hold too and strictly first (a higher VC under strict VC "
-             "priority before the hold, or a higher ingress VC at a switch) the fluid moves what the queue before "
-             "the hold holds as a flow of its own behind it, but not what queues further back, nor a tail a next "
-             "copy takes turns with (round robin, weights), so the copy can end later than the fluid's, in the "
+             "priority before the hold, or a higher ingress VC at a switch) the fluid holds the copy until the "
+             "hold gives its tail a share, but not a tail a next copy takes turns with (round robin, weights), "
+             "what queues further back, or a slower drain, so the copy can end later than the fluid's, in the "
              "packet model";
     case flow::Unrepresented::EarlySuccessor:
       return "engine release not modelled: the packet model's copy engine starts its next copy once the last TLP "

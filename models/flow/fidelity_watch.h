@@ -26,7 +26,7 @@
 // - an overtaken tail: a copy held beyond its first link ends in the fluid when its data has
 //   left its engine, but its last TLPs still queue on the way; its engine's next copy, in
 //   another VC there, overtakes them, and the first copy ends later than the fluid's (the
-//   fluid moves the queue before the hold where the next copy goes strictly first there:
+//   fluid holds the copy until its tail can leave where the next copy goes strictly first:
 //   FlowFabric::overtaken_tail(); named all the same, for what it leaves out). Also a
 //   copy held so once (stopped by priorities further on, say) and held at two links in a row
 //   since: what queued between them never drains (survey seed 30092 t0: 114 us late, the

@@ -17,6 +17,10 @@ uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 double now_ns() { return static_cast<double>(now_ps()) / 1000.0; }
 sc_core::sc_time after_ps(uint64_t at_ps) { return sc_core::sc_time::from_value(at_ps > now_ps() ? at_ps - now_ps() : 0); }
 
+// An overtaken tail's fluid (FlowFabric::overtaken_tail()): one byte, a marker that ends as
+// soon as the tail gets a share at its hold.
+constexpr double kTailBytes = 1.0;
+
 }  // namespace
 
 FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const flow::FabricParams& p,
@@ -113,7 +117,6 @@ void FlowFabric::start(Copy c) {
   const int id = sched_.add(now_ns(), m.plan.volume, m.plan.flow, release, later);
   started_.push_back(id);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
-  queue_behind_tails(id);
   flow_of_transfer_[moved.copy.transfer] = id;
   lockstep_.started(id, moved.copy.flow_id, moved.copy.spec.bytes, now_ps());
   if (watching_) {
@@ -242,9 +245,8 @@ uint64_t FlowFabric::delivered_bytes(uint64_t transfer) const {
     return positive(std::min(static_cast<double>(m.copy.spec.bytes), (sched_.sent_at(it->second, now_ns()) - on_way) * bytes_per_unit(m)));
   }
   if (const auto t = tail_of_transfer_.find(transfer); t != tail_of_transfer_.end()) {
-    const Tail& tail = tails_.at(t->second);
-    const double sent = sched_.running(t->second) ? sched_.sent_at(t->second, now_ns()) : tail.volume;
-    return positive(static_cast<double>(tail.due.bytes) - (tail.volume - sent) * tail.bytes_per_unit);
+    const Tail& tail = tails_.at(t->second);  // its queued tail still to arrive
+    return tail.due.bytes - std::min(tail.due.bytes, tail.queued_bytes);
   }
   for (const auto& [at, d] : due_)  // its fluid has gone; few copies are in their tail at once
     if (d.transfer == transfer) {
@@ -316,17 +318,20 @@ void FlowFabric::wake() {
 // A write held beyond its first link leaves its last TLPs queued before its hold when its
 // fluid has gone: its engine has sent them and takes its next copy, as the packet model's
 // DMA engine does once its last TLP is out (models/pcie/dma_engine.h). Where that next copy
-// goes in another VC than the write on a link before the hold, it overtakes them (strict VC
-// priority there, or the higher ingress VC first at a switch: docs/architecture.md), and the
-// write ends only when they have drained (fidelity_watch.h, "an overtaken tail"; survey seed
-// 30119: a GPU's D2H write's last TLPs, queued behind its own peer write stopped at a root
-// port, ended with it, 3,974 us in the packet model against the fluid's 300). The fluid
-// moves them as a flow of their own from the hold on, as many as the receiver before the
-// hold holds of the write's class (its credits), sharing by the arbitration with the next
-// copy. The copy is due when that flow has gone, less the time those bytes take at the
-// write's last rate (the fluid's end counts them once already: without an overtaker they
-// leave at that rate), and never before its fluid's end made it due. Elsewhere (the same VC
-// all along, or infinite credits, where the watch names what queues) the end stands.
+// goes first where they queue, it overtakes them, and the write ends only once they can leave
+// (fidelity_watch.h, "an overtaken tail"; survey seed 30119: a GPU's D2H write's last TLPs,
+// queued behind its own peer write stopped at a root port, ended with it, 3,974 us in the
+// packet model against the fluid's 300). The fluid's end already times those TLPs leaving
+// at the write's rate; what it leaves out is the wait. So a marker flow of one byte, of the
+// write's TC, starts from the hold on, arbitrated with the rest, and the copy is due when it
+// has gone (when the hold first gives the tail a share), its fluid's tail later, never
+// before its fluid's end made it due. (Not the queued bytes' drain at the marker's share
+// then: a copy behind them in their queue shares that with the marker in the fluid, where
+// they leave first in the packet model; a hand test's tail came out 40 us late.) (Moving the queued bytes themselves, as the first form
+// of this did, moved them twice: they took the hold's capacity again from the flows beside
+// them, 20 us of a 1.6 ms run in a hand test, and their drain, timed from the marker's end,
+// fell due in the past where they drained slower than the write's rate.) Elsewhere the end
+// stands: the same VC all along, or infinite credits (where the watch names what queues).
 bool FlowFabric::overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d,
                                 const std::vector<int>& next) {
   if (m.copy.spec.read || arbitration_.empty() || !(rate > 0) || rate == flow::kUnbounded) return false;
@@ -365,18 +370,15 @@ bool FlowFabric::overtaken_tail(const Moving& m, double rate, uint64_t due_ps, c
   const double credits = arbitration_[static_cast<std::size_t>(before.edge)].buffered[static_cast<std::size_t>(before.cls)];
   if (std::isinf(credits)) return false;
   const double tlps = std::min({credits, before.window, static_cast<double>(flow::data_tlps(params_, false, m.copy.spec.bytes))});
-  const double bytes = std::min(static_cast<double>(m.copy.spec.bytes), tlps * flow::data_tlp_bytes(params_, false));
-  if (!(bytes > 0)) return false;
+  const double queued = std::min(static_cast<double>(m.copy.spec.bytes), tlps * flow::data_tlp_bytes(params_, false));
   // From the link before the hold, which it no longer takes (weight 0): an egress divides
   // among what one ingress port brings by the hop before (the higher ingress VC first).
   flow::FlowSpec spec = m.plan.flow;
   spec.path.erase(spec.path.begin(), spec.path.begin() + (h - 1));
   spec.path.front().starts = true;
   spec.path.front().weight = 0;
-  const double unit = bytes_per_unit(m);
-  const int id = sched_.add(now_ns(), bytes / unit, spec);
-  tails_[id] = Tail{d, due_ps, due_ps - now_ps(), bytes / d.rate, bytes / unit, unit,
-                    std::vector<int>(path.begin(), path.begin() + h + 1), m.copy.tc};
+  const int id = sched_.add(now_ns(), kTailBytes / bytes_per_unit(m), spec);
+  tails_[id] = Tail{d, due_ps, due_ps - now_ps(), static_cast<uint64_t>(queued)};
   tail_of_transfer_[d.transfer] = id;
   return true;
 }
@@ -396,38 +398,13 @@ int FlowFabric::queued_at_hold(const Moving& m) const {
   return -1;
 }
 
-// A copy that starts behind an overtaken tail, in its queue (the same way up to its hold, in
-// the same VCs before and at it), waits behind it in the packet model, where the fluid would
-// have them share the hold: the tail ends at once, its bytes left to drain ahead of the new
-// copy at the ended copy's last rate (trees trial u1892: a GPU's 64 KiB peer writes in TC0
-// overtaken by its own 1 KiB ones in TC1, whose next 64 KiB copy then shared the hold with
-// the tail, p50 12.3 % late).
-void FlowFabric::queue_behind_tails(int id) {
-  if (tails_.empty()) return;
-  const Moving& m = moving_.at(id);
-  const std::vector<int>& p = m.plan.data_path;
-  for (auto it = tails_.begin(); it != tails_.end();) {
-    const Tail& t = it->second;
-    const std::size_t h = t.way.size() - 1;
-    const auto vc = [this](int e, uint8_t tc) { return vcs_[static_cast<std::size_t>(e)].tc_to_vc[tc]; };
-    const bool behind = p.size() > h && std::equal(t.way.begin(), t.way.end(), p.begin()) &&
-                        vc(t.way[h - 1], m.copy.tc) == vc(t.way[h - 1], t.tc) && vc(t.way[h], m.copy.tc) == vc(t.way[h], t.tc);
-    const int tail = it->first;
-    ++it;  // (end_tail() erases the tail)
-    if (behind) end_tail(tail, sched_.end_early(now_ns(), tail));
-  }
-}
-
-// An overtaken tail has drained, or a copy queues behind it with `left` of its volume still
-// to go, which drains at the copy's last rate: its copy is due (overtaken_tail()).
-void FlowFabric::end_tail(int id, double left) {
+// An overtaken tail's marker has gone: its copy is due (overtaken_tail()).
+void FlowFabric::end_tail(int id) {
   const auto it = tails_.find(id);
   const Tail t = it->second;
   tails_.erase(it);
   tail_of_transfer_.erase(t.due.transfer);
-  const double drained_ns = t.queued_ns - left * t.bytes_per_unit / t.due.rate;
-  const double at = std::max(static_cast<double>(t.due_ps), static_cast<double>(now_ps() + t.latency_ps) - drained_ns * 1000.0);
-  const uint64_t due = std::max(now_ps(), static_cast<uint64_t>(std::llround(at)));
+  const uint64_t due = std::max(t.due_ps, now_ps() + t.latency_ps);
   due_.emplace(due, t.due);
   due_event_.notify(after_ps(due));
 }

@@ -116,20 +116,16 @@ class FlowFabric : public sc_core::sc_module {
     double rate = 0;  // GB/s of its bytes its fluid last moved at: its tail arrives at that rate
   };
   // A write's TLPs still queued before its hold when its engine's next copy overtakes them
-  // (overtaken_tail()): a flow of their bytes from the hold on; the copy is due when it ends.
+  // (overtaken_tail()): a marker flow from the hold on; the copy is due when it ends.
   struct Tail {
     Due due;
-    uint64_t due_ps = 0;     // when the copy was due at its fluid's end
-    uint64_t latency_ps = 0; // its fluid's tail then (due_ps less that end)
-    double queued_ns = 0;    // the queued bytes' time at the copy's last rate
-    double volume = 0, bytes_per_unit = 1;  // the tail flow's, in units of the copy's fluid
-    std::vector<int> way;  // the copy's data path up to its hold, the hold too
-    uint8_t tc = 0;
+    uint64_t due_ps = 0;        // when the copy was due at its fluid's end
+    uint64_t latency_ps = 0;    // its fluid's tail then (due_ps less that end)
+    uint64_t queued_bytes = 0;  // what the queue before the hold holds of it (delivered_bytes())
   };
-  void queue_behind_tails(int id);
   bool overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d, const std::vector<int>& next);
   int queued_at_hold(const Moving& m) const;
-  void end_tail(int id, double left = 0);
+  void end_tail(int id);
   static double bytes_per_unit(const Moving& m);
   void wake();     // SC_METHOD: flows that have sent their data
   void deliver();  // SC_METHOD: copies whose fixed latency has passed

@@ -88,16 +88,6 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release,
   return f.id;
 }
 
-double Scheduler::end_early(double now_ns, int id) {
-  move_to(now_ns);
-  const int slot = slot_of_.at(id);
-  Running& f = slots_[static_cast<std::size_t>(slot)];
-  rebase(f, now_);
-  const double left = std::max(0.0, f.left);
-  retire(slot);
-  return left;
-}
-
 double Scheduler::links_most(const FlowSpec& spec) const {
   double most = kUnbounded;
   for (const Hop& h : spec.path)

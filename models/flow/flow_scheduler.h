@@ -70,9 +70,6 @@ class Scheduler {
   // `later` cap, the flow's cap becomes the least of its own and that one once `later.after`
   // bytes have moved (the rates are recomputed then).
   int add(double now_ns, double volume, FlowSpec spec, Release release = {}, LaterCap later = {});
-  // Ends running flow `id` at `now_ns` with its volume not all sent, as at an end (its edges
-  // recompute); returns what it had left. advance(now_ns) first, as for add().
-  double end_early(double now_ns, int id);
   // The most a flow of `spec` can move over its links alone (its slowest edge that shares
   // fairly): a cap at or above it never binds.
   double links_most(const FlowSpec& spec) const;

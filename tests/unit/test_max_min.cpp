@@ -139,21 +139,6 @@ TEST(Scheduler, LateArrivalSharesFromItsStart) {
   EXPECT_EQ(s.advance(1750), std::vector<int>{a});
 }
 
-// A flow ended early (an overtaken tail a copy queues behind: FlowFabric::end_tail()): a
-// (8000 B) and b (16000 B) share 8 B/ns at 4 each; a ended at 1000 ns has 4000 left, and
-// b, alone from then at 8, has 12000 left: it ends at 2500 ns.
-TEST(Scheduler, AFlowEndedEarlyGivesBackWhatItHadLeft) {
-  Scheduler s({8});
-  const int a = s.add(0, 8000, over({0}));
-  const int b = s.add(0, 16000, over({0}));
-  EXPECT_TRUE(s.advance(1000).empty());
-  EXPECT_DOUBLE_EQ(s.end_early(1000, a), 4000);
-  EXPECT_FALSE(s.running(a));
-  EXPECT_DOUBLE_EQ(s.rate(b), 8);
-  EXPECT_DOUBLE_EQ(s.next_finish_ns(), 2500);
-  EXPECT_EQ(s.advance(2500), std::vector<int>{b});
-}
-
 // A flow released before its end (a read whose engine has issued its last request): 12000
 // bytes alone at 8 B/ns, released when 4000 are left, at (12000 - 4000) / 8 = 1000 ns, and
 // not before `not_before_ns` where that is later; it runs on to its end at 1500 ns.

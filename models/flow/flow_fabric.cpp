@@ -337,33 +337,9 @@ bool FlowFabric::overtaken_tail(const Moving& m, double rate, uint64_t due_ps, c
   if (m.copy.spec.read || arbitration_.empty() || !(rate > 0) || rate == flow::kUnbounded) return false;
   const int h = queued_at_hold(m);
   if (h < 1) return false;
-  const std::vector<int>& path = m.plan.data_path;
-  const auto vc = [this](std::size_t k, const std::vector<int>& p, uint8_t tc) {
-    return vcs_[static_cast<std::size_t>(p[k])].tc_to_vc[tc];
-  };
-  // It meets the tail where it queues: its way is the write's up to the hold, the hold too
-  // (a next copy that leaves before it passes nothing: trees trial u995, two peer writes of
-  // one GPU to two GPUs, whose tail the fluid had held 470 ns against the packet model's
-  // none). And it goes first there: it has a higher VC under strict VC priority on a link
-  // before the hold, or, in one VC at a switch's egress up to the hold, a higher ingress VC.
-  // (Under round robin or weights it takes a share: the tail leaves at about the write's own
-  // rate, which the fluid's end times. A higher VC at the hold alone: survey seed 30139 and
-  // held-out 30235, where the packet model's tail left at once, moved 3 transfers out. Both
-  // left as they were.)
   const auto overtakes = [&](int id) {
     const auto it = moving_.find(id);
-    if (it == moving_.end()) return false;
-    const std::vector<int>& p = it->second.plan.data_path;
-    const std::size_t hold = static_cast<std::size_t>(h);
-    if (p.size() <= hold || !std::equal(path.begin(), path.begin() + h + 1, p.begin())) return false;
-    const uint8_t tc = it->second.copy.tc;
-    for (std::size_t k = 0; k <= hold; ++k) {
-      const int mine = vc(k, path, m.copy.tc), its = vc(k, path, tc);
-      const bool strict = arbitration_[static_cast<std::size_t>(path[k])].vc.kind == flow::ShareKind::Strict;
-      if (k < hold && strict && its > mine) return true;
-      if (k > 0 && its == mine && vc(k - 1, path, tc) > vc(k - 1, path, m.copy.tc)) return true;
-    }
-    return false;
+    return it != moving_.end() && goes_first(m, h, it->second);
   };
   if (std::none_of(next.begin(), next.end(), overtakes)) return false;
   const flow::Hop& before = m.plan.flow.path[static_cast<std::size_t>(h - 1)];
@@ -381,6 +357,30 @@ bool FlowFabric::overtaken_tail(const Moving& m, double rate, uint64_t due_ps, c
   tails_[id] = Tail{d, due_ps, due_ps - now_ps(), static_cast<uint64_t>(queued)};
   tail_of_transfer_[d.transfer] = id;
   return true;
+}
+
+// Whether copy `next` overtakes write m's tail, queued before the hold at m's data hop h. It
+// meets the tail where it queues: its way is m's up to the hold, the hold too (a next copy
+// that leaves before it passes nothing: trees trial u995, two peer writes of one GPU to two
+// GPUs, whose tail the fluid had held 470 ns against the packet model's none). And it goes
+// first there: it has a higher VC under strict VC priority on a link before the hold, or, in
+// one VC at a switch's egress up to the hold, a higher ingress VC. (Under round robin or
+// weights it takes a share: the tail leaves at about the write's own rate, which the fluid's
+// end times. A higher VC at the hold alone: survey seed 30139 and held-out 30235, where the
+// packet model's tail left at once, moved 3 transfers out. Both left as they were.)
+bool FlowFabric::goes_first(const Moving& m, int h, const Moving& next) const {
+  const std::vector<int>& path = m.plan.data_path;
+  const std::vector<int>& p = next.plan.data_path;
+  const std::size_t hold = static_cast<std::size_t>(h);
+  if (p.size() <= hold || !std::equal(path.begin(), path.begin() + h + 1, p.begin())) return false;
+  const auto vc = [&](std::size_t k, uint8_t tc) { return vcs_[static_cast<std::size_t>(path[k])].tc_to_vc[tc]; };
+  for (std::size_t k = 0; k <= hold; ++k) {
+    const int mine = vc(k, m.copy.tc), its = vc(k, next.copy.tc);
+    const bool strict = arbitration_[static_cast<std::size_t>(path[k])].vc.kind == flow::ShareKind::Strict;
+    if (k < hold && strict && its > mine) return true;
+    if (k > 0 && its == mine && vc(k - 1, next.copy.tc) > vc(k - 1, m.copy.tc)) return true;
+  }
+  return false;
 }
 
 // Where write m's TLPs queue when its fluid ends: the index in its data path of the first

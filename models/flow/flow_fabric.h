@@ -125,6 +125,7 @@ class FlowFabric : public sc_core::sc_module {
   };
   bool overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d, const std::vector<int>& next);
   int queued_at_hold(const Moving& m) const;
+  bool goes_first(const Moving& m, int h, const Moving& next) const;
   void end_tail(int id);
   static double bytes_per_unit(const Moving& m);
   void wake();     // SC_METHOD: flows that have sent their data

@@ -30,7 +30,6 @@ FlowFabric::FlowFabric(sc_core::sc_module_name name, flow::Network net, const fl
       net_(std::move(net)),
       params_(p),
       sched_(net_.capacities(), arbitration),
-      arbitration_(arbitration),
       watch_(arbitration, [this](int edge, int tc) { return vcs_[static_cast<std::size_t>(edge)].tc_to_vc[static_cast<std::size_t>(tc)]; }),
       watching_(!arbitration.empty()),
       vcs_(std::move(vcs)),
@@ -115,7 +114,6 @@ void FlowFabric::start(Copy c) {
   }
   m.copy = std::move(c);
   const int id = sched_.add(now_ns(), m.plan.volume, m.plan.flow, release, later);
-  started_.push_back(id);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
   flow_of_transfer_[moved.copy.transfer] = id;
   lockstep_.started(id, moved.copy.flow_id, moved.copy.spec.bytes, now_ps());
@@ -188,7 +186,7 @@ void FlowFabric::rates_changed() {
                                   std::to_string(sched_.rate(id)) + " GB/s");
       continue;
     }
-    moving_.at(id).held = sched_.held(id);
+    if (Moving& m = moving_.at(id); !m.copy.spec.read) m.held = sched_.held(id);  // (overtaken_tail())
     if (watching_) {
       watch_.set_held(id, sched_.held(id));
       watch_.set_rate(id, sched_.rate(id));
@@ -289,14 +287,13 @@ void FlowFabric::wake() {
     account(m, 1.0);
     const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround(tail_ns(m.plan, rates[k]) * 1000.0));
     const Due d{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read, rates[k] * bytes_per_unit(m)};
-    started_.clear();
+    const int last = moving_.empty() ? -1 : moving_.rbegin()->first;  // (ids grow: what sent() starts is after it)
     if (m.copy.sent && !m.released) m.copy.sent();
     if (m.copy.tags_back) m.copy.tags_back();
-    if (overtaken_tail(m, rates[k], at, d, started_)) continue;
+    if (overtaken_tail(m, rates[k], at, d, last)) continue;
     due_.emplace(at, d);
     due_event_.notify(after_ps(at));
   }
-  started_.clear();
   for (const int id : std::vector<int>(sched_.released())) {  // (a copy started in sent() adds flows)
     Moving& m = moving_.at(id);
     m.released = true;
@@ -325,25 +322,24 @@ void FlowFabric::wake() {
 // at the write's rate; what it leaves out is the wait. So a marker flow of one byte, of the
 // write's TC, starts from the hold on, arbitrated with the rest, and the copy is due when it
 // has gone (when the hold first gives the tail a share), its fluid's tail later, never
-// before its fluid's end made it due. (Not the queued bytes' drain at the marker's share
+// before its fluid's end made it due. Not the queued bytes' drain at the marker's share
 // then: a copy behind them in their queue shares that with the marker in the fluid, where
-// they leave first in the packet model; a hand test's tail came out 40 us late.) (Moving the queued bytes themselves, as the first form
-// of this did, moved them twice: they took the hold's capacity again from the flows beside
-// them, 20 us of a 1.6 ms run in a hand test, and their drain, timed from the marker's end,
-// fell due in the past where they drained slower than the write's rate.) Elsewhere the end
-// stands: the same VC all along, or infinite credits (where the watch names what queues).
-bool FlowFabric::overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d,
-                                const std::vector<int>& next) {
-  if (m.copy.spec.read || arbitration_.empty() || !(rate > 0) || rate == flow::kUnbounded) return false;
+// they leave first in the packet model (a hand test's tail came out 40 us late). Nor the
+// queued bytes moved themselves, as the first form of this did: that moved them twice, taking
+// the hold's capacity again from the flows beside them (20 us of a 1.6 ms run in a hand
+// test), and their drain, timed from the marker's end, fell due in the past where they
+// drained slower than the write's rate. Elsewhere the end stands: the same VC all along, or
+// infinite credits (where the watch names what queues). The copies its engine started are
+// those in moving_ after `last_before`.
+bool FlowFabric::overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d, int last_before) {
+  const std::vector<flow::EdgeArbitration>& arbitration = sched_.arbitration();
+  if (m.copy.spec.read || arbitration.empty() || !(rate > 0) || rate == flow::kUnbounded) return false;
   const int h = queued_at_hold(m);
   if (h < 1) return false;
-  const auto overtakes = [&](int id) {
-    const auto it = moving_.find(id);
-    return it != moving_.end() && goes_first(m, h, it->second);
-  };
-  if (std::none_of(next.begin(), next.end(), overtakes)) return false;
+  const auto overtakes = [&](const auto& started) { return goes_first(m, h, started.second); };
+  if (std::none_of(moving_.upper_bound(last_before), moving_.end(), overtakes)) return false;
   const flow::Hop& before = m.plan.flow.path[static_cast<std::size_t>(h - 1)];
-  const double credits = arbitration_[static_cast<std::size_t>(before.edge)].buffered[static_cast<std::size_t>(before.cls)];
+  const double credits = arbitration[static_cast<std::size_t>(before.edge)].buffered[static_cast<std::size_t>(before.cls)];
   if (std::isinf(credits)) return false;
   const double tlps = std::min({credits, before.window, static_cast<double>(flow::data_tlps(params_, false, m.copy.spec.bytes))});
   const double queued = std::min(static_cast<double>(m.copy.spec.bytes), tlps * flow::data_tlp_bytes(params_, false));
@@ -376,7 +372,7 @@ bool FlowFabric::goes_first(const Moving& m, int h, const Moving& next) const {
   const auto vc = [&](std::size_t k, uint8_t tc) { return vcs_[static_cast<std::size_t>(path[k])].tc_to_vc[tc]; };
   for (std::size_t k = 0; k <= hold; ++k) {
     const int mine = vc(k, m.copy.tc), its = vc(k, next.copy.tc);
-    const bool strict = arbitration_[static_cast<std::size_t>(path[k])].vc.kind == flow::ShareKind::Strict;
+    const bool strict = sched_.arbitration()[static_cast<std::size_t>(path[k])].vc.kind == flow::ShareKind::Strict;
     if (k < hold && strict && its > mine) return true;
     if (k > 0 && its == mine && vc(k - 1, next.copy.tc) > vc(k - 1, m.copy.tc)) return true;
   }

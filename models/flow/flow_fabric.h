@@ -123,7 +123,7 @@ class FlowFabric : public sc_core::sc_module {
     uint64_t latency_ps = 0;    // its fluid's tail then (due_ps less that end)
     uint64_t queued_bytes = 0;  // what the queue before the hold holds of it (delivered_bytes())
   };
-  bool overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d, const std::vector<int>& next);
+  bool overtaken_tail(const Moving& m, double rate, uint64_t due_ps, const Due& d, int last_before);
   int queued_at_hold(const Moving& m) const;
   bool goes_first(const Moving& m, int h, const Moving& next) const;
   void end_tail(int id);
@@ -154,7 +154,6 @@ class FlowFabric : public sc_core::sc_module {
   flow::Network net_;
   flow::FabricParams params_;
   flow::Scheduler sched_;
-  std::vector<flow::EdgeArbitration> arbitration_;  // per edge (empty: flat max-min)
   flow::FidelityWatch watch_;
   flow::LockstepWatch lockstep_;
   bool watching_ = false;
@@ -170,8 +169,6 @@ class FlowFabric : public sc_core::sc_module {
   std::unordered_map<uint64_t, int> flow_of_transfer_;  // the moving copies' scheduler ids
   std::map<int, Tail> tails_;                            // overtaken tails by scheduler id
   std::unordered_map<uint64_t, int> tail_of_transfer_;   // their scheduler ids by transfer
-  std::vector<int> started_;  // the copies start() has added since wake() last cleared it
-
   std::set<uint32_t> unsettled_flows_;
   std::multimap<uint64_t, Due> due_;   // by delivery time (ps), then submission order
   // Engines' sent(), and the starts of reads waiting for their tags (start()), by time (ps).

@@ -73,6 +73,8 @@ class Scheduler {
   // The most a flow of `spec` can move over its links alone (its slowest edge that shares
   // fairly): a cap at or above it never binds.
   double links_most(const FlowSpec& spec) const;
+  // Each edge's arbitration, as the next computation reads it (empty: flat max-min).
+  const std::vector<EdgeArbitration>& arbitration() const { return arbitration_; }
   // When the next flow runs out or is released; kUnbounded when nothing is due.
   double next_finish_ns() const;
   // Whether rates are to be recomputed (a start, an end, a later cap, a reshare since the

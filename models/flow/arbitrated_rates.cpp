@@ -53,6 +53,7 @@ class ArbitratedSolver::Impl {
     index();
     start();
     iterate();
+    if (result_.converged && find_disagreements()) solve_without_disagreements(flows);
     if (!result_.converged) fall_back();
     for (int e : edges_) local_[e] = -1;
     return result_;
@@ -500,6 +501,114 @@ class ArbitratedSolver::Impl {
     result_.held_start[flows_->size()] = static_cast<int>(result_.held.size());
   }
 
+  // ---- Priorities that disagree along a way ------------------------------------------
+  // Flows f and g cross edge b and then edge a, in that order on both their ways (one
+  // segment: no hop that starts between), b strictly favouring f and a strictly favouring g,
+  // neither guarded. Where the iteration settles with g held at b, and f held at a but not
+  // at b, f leaves g room at b only because g's TLPs at a slow f there. The packet model
+  // never holds that point: g's TLPs reach a only through b, where f goes first whenever it
+  // has a TLP, and it has one unless its queue before a is full, which takes a serving f
+  // slower than b does: only g's TLPs at a make it so (docs/architecture.md, "Priorities
+  // that disagree along a way"; survey seed 30157: a GPU's D2H writes above its read
+  // engine's MRds on its uplink, the MRds in a higher VC on the switch's uplink next, two
+  // links of one speed; the fluid read at 2.89 GB/s beside the writes, the packet model sent
+  // no MRd until they ended, and the read ended 70 % later). So the rates are solved again
+  // with g's hop at a weighing nothing, and kept where a then carries g's rate too (f takes
+  // all of b it can use, and g what that leaves: a point of the equations with g's hop
+  // weighed); else the first point stands.
+  bool strict_unguarded(const SharePolicy& p) const { return p.kind == ShareKind::Strict && p.guard == 0; }
+  // Whether entry x goes ahead of entry y at their edge under unguarded strict priority: a
+  // higher VC under the VC arbiter, or in one VC a higher slot under the port arbiter.
+  bool strictly_above(const Entry& x, const Entry& y) const {
+    const EdgeArbitration& a = arb_[static_cast<std::size_t>(edges_[static_cast<std::size_t>(x.edge)])];
+    if (x.vc != y.vc) return strict_unguarded(a.vc) && x.vc > y.vc;
+    return strict_unguarded(a.port) && x.slot > y.slot;
+  }
+  // Whether entry i's edge holds its flow to its rate (as update_rates() finds it).
+  bool holds(int i) const { return bound_[i] <= result_.rate[entries_[i].flow] * (1 + kSettled); }
+  int entry_at(int f, int hop) const { return hop_entry_[hop_entry_start_[f] + hop]; }
+
+  bool find_disagreements() {
+    dropped_.clear();
+    for (std::size_t b = 0; b < edges_.size(); ++b) {
+      const EdgeArbitration& a = arb_[static_cast<std::size_t>(edges_[b])];
+      if (!strict_unguarded(a.vc) && !strict_unguarded(a.port)) continue;
+      for (int j = edge_start_[b]; j < edge_start_[b + 1]; ++j)
+        if (holds(j) && result_.rate[entries_[j].flow] > 0) disagreements_after(j);
+    }
+    std::sort(dropped_.begin(), dropped_.end());
+    dropped_.erase(std::unique(dropped_.begin(), dropped_.end()), dropped_.end());
+    return !dropped_.empty();
+  }
+
+  // g's entry j at b, where b holds g: each later hop of g's segment, at a, where g goes
+  // ahead of a flow f that a holds, and f crosses b before a in its segment, not held there
+  // and ahead of g.
+  void disagreements_after(int j) {
+    const Entry& gb = entries_[j];
+    const std::vector<Hop>& path = flow(gb.flow).path;
+    for (int k = gb.hop + 1; k < static_cast<int>(path.size()) && !path[static_cast<std::size_t>(k)].starts; ++k) {
+      const int ga = entry_at(gb.flow, k);
+      if (ga < 0) continue;
+      const int a = entries_[ga].edge;
+      for (int i = edge_start_[a]; i < edge_start_[a + 1]; ++i) {
+        const Entry& fa = entries_[i];
+        if (fa.flow == gb.flow || !holds(i) || !strictly_above(entries_[ga], fa)) continue;
+        const int fb = entry_before(fa, gb.edge);
+        if (fb >= 0 && !holds(fb) && strictly_above(entries_[fb], gb)) {
+          dropped_.emplace_back(gb.flow, k);
+          break;
+        }
+      }
+    }
+  }
+
+  // The entry of x's flow at local edge e before x's hop in its segment; -1: none.
+  int entry_before(const Entry& x, int e) const {
+    const std::vector<Hop>& path = flow(x.flow).path;
+    for (int k = x.hop - 1; k >= 0; --k) {
+      const int i = entry_at(x.flow, k);
+      if (i >= 0 && entries_[i].edge == e) return i;
+      if (path[static_cast<std::size_t>(k)].starts) break;
+    }
+    return -1;
+  }
+
+  void solve_without_disagreements(const std::vector<const FlowSpec*>& flows) {
+    first_ = result_;
+    patched_.clear();
+    patched_.reserve(dropped_.size());  // (pointers into it stay valid)
+    without_.assign(flows.begin(), flows.end());
+    for (const auto& [g, hop] : dropped_) {
+      if (patched_.empty() || without_[static_cast<std::size_t>(g)] != &patched_.back()) {
+        patched_.push_back(*flows[static_cast<std::size_t>(g)]);
+        without_[static_cast<std::size_t>(g)] = &patched_.back();
+      }
+      patched_.back().path[static_cast<std::size_t>(hop)].weight = 0;
+    }
+    for (int e : edges_) local_[e] = -1;
+    flows_ = &without_;
+    index();
+    start();
+    iterate();
+    flows_ = &flows;
+    const auto fits = [this](const std::pair<int, int>& d) {
+      return carried(flow(d.first).path[static_cast<std::size_t>(d.second)].edge) <=
+             cap_[static_cast<std::size_t>(flow(d.first).path[static_cast<std::size_t>(d.second)].edge)] * (1 + kSettled);
+    };
+    if (!result_.converged || !std::all_of(dropped_.begin(), dropped_.end(), fits)) result_ = first_;
+  }
+
+  // What edge e carries at the result's rates, every hop on it weighing what its flow's
+  // spec says.
+  double carried(int e) const {
+    double sum = 0;
+    for (std::size_t f = 0; f < flows_->size(); ++f)
+      for (const Hop& h : flow(static_cast<int>(f)).path)
+        if (h.edge == e) sum += result_.rate[f] * h.weight;
+    return sum;
+  }
+
   // Every flow at rate 0: nothing would ever move (priorities that hold each other back).
   bool all_stopped() const {
     return !result_.rate.empty() &&
@@ -546,6 +655,12 @@ class ArbitratedSolver::Impl {
   std::vector<Claim> class_claims_;
   std::vector<double> class_cap_;
   ArbitratedRates result_;
+  // Priorities that disagree along a way: (flow g, its hop at a) to weigh nothing, the specs
+  // so changed and the flows with them, and the first point found.
+  std::vector<std::pair<int, int>> dropped_;
+  std::vector<FlowSpec> patched_;
+  std::vector<const FlowSpec*> without_;
+  ArbitratedRates first_;
 };
 
 ArbitratedSolver::ArbitratedSolver(const std::vector<double>& capacity, const std::vector<EdgeArbitration>& arb)

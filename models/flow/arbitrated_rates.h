@@ -22,7 +22,10 @@
 // Where even that does not settle, or it settles with every flow stopped (strict
 // priorities that disagree between two edges two flows share: each holds the other back),
 // the rates fall back to flat max-min (max_min.h) and the result says it did not converge.
-// Plain C++.
+// Where it settles on a point at which strict priorities that disagree along two flows'
+// common way hold the one favoured first by the other's TLPs further on, a point the packet
+// model never holds, the rates are solved again going by the first edge (arbitrated_rates.cpp,
+// "Priorities that disagree along a way"). Plain C++.
 #pragma once
 #include <memory>
 #include <vector>

@@ -1537,3 +1537,59 @@ TEST(FlowArbitration, AReadsWindowInABackedUpQueueIsNamed) {
 TEST(FlowArbitration, AReadBesideAWriteThatDoesNotBackUpIsNotNamed) {
   EXPECT_TRUE(reads_behind_a_backlog("flow", ", width: 8").results["fidelity_notes"].empty());
 }
+
+namespace {
+
+// gpu0's D2H write w (TC0, 4 MiB) and H2D read r (TC1, 4 MiB, from 1 us) on one GPU, Gen3
+// x16 everywhere. gpu0's uplink arbitrates its engines by strict port priority (the write
+// engine's slot above the read engine's); rc0 - sw0's VC arbiter is strict, r's MRds in VC1
+// above w's VC0. The priorities disagree along their common way (arbitrated_rates.cpp).
+std::string writes_above_read_requests(const char* fidelity) {
+  return two_gpu_platform(", vcs: 2, arbitration_up: {vc_arbiter: {type: strict}}", "",
+                          ", arbitration_up: {port_arbiter: {type: strict}}") +
+         "sim: {fidelity: " + fidelity + "}\n"
+         "apps:\n"
+         "  - {name: w, type: stream, gpu: gpu0, direction: d2h, tc: 0, size: {fixed: 4MiB}, count: 1}\n"
+         "  - {name: r, type: stream, gpu: gpu0, direction: h2d, tc: 1, size: {fixed: 4MiB}, count: 1, start_ns: 1000}\n";
+}
+
+// Hand timeline: w has gpu0's uplink whenever it has a TLP, and one whenever its queue at
+// sw0 has room, which it always has (the uplink after it is as fast): r sends no MRd until
+// w has gone, at T = 4 MiB at the MWr's rate, and its completions then take T_r = 4 MiB at
+// the CplD's rate (a 3-DW header: 4 bytes less a TLP). w ends at T, r at T + T_r (plus a
+// read's round trip, about 1 us: within 0.5 %). (The fluid's iteration had settled where w,
+// slowed at the uplink by r's MRds in the higher VC, left r 1 % of gpu0's link: r at
+// 2.1 GB/s beside w, ending at 484.4 us against the packet model's 641.8.)
+void expect_writes_then_read(const SimOutcome& o) {
+  const double rate = tlp_bandwidth_gbps(PcieLinkParams{}) / 8;
+  const double t = 4194304.0 / 256 * (256 + tlp_overhead_bytes(TlpType::MWr, PcieLinkParams{})) / rate;
+  const double t_r = 4194304.0 / 256 * (256 + tlp_overhead_bytes(TlpType::CplD, PcieLinkParams{})) / rate;
+  EXPECT_NEAR(end_of(o, "w") / t, 1.0, 0.005);
+  EXPECT_NEAR(end_of(o, "r") / (t + t_r), 1.0, 0.005);
+}
+
+}  // namespace
+
+TEST(FlowArbitration, PrioritiesThatDisagreeAlongAWayGoByTheFirstLink) {
+  const SimOutcome o = run_yaml(writes_above_read_requests("flow"));
+  expect_writes_then_read(o);
+  EXPECT_TRUE(o.results["fidelity_notes"].empty()) << o.results["fidelity_notes"].dump(2);
+}
+
+TEST(FlowArbitration, PrioritiesThatDisagreeAlongAWayGoByTheFirstLinkInThePacketModel) {
+  expect_writes_then_read(run_yaml(writes_above_read_requests("packet")));
+}
+
+// Survey seed 30157, where the rule was found: gpu0's D2H writes t1 (TC4) above its read
+// t0's MRds (TC6) at gpu0's strict uplink, the MRds in the higher VC at sw3's strict uplink,
+// both Gen2 x16. The packet model sends no MRd of t0 while t1 runs (ended 2,989.0 us, t1
+// 1,360.8); the fluid had moved t0 at 2.89 GB/s beside t1 and ended it at 899.2 us, before
+// t1. A bound: t0 ends no sooner than t1's end plus its 2,318,336 bytes at gpu0's link's
+// whole TLP rate.
+TEST(FlowArbitration, PrioritiesThatDisagreeAlongAWayInASurveySeed) {
+  const SimOutcome f = simulate(load_scenario("tests/data/regress/survey30157.yaml", {"sim.fidelity=flow"}));
+  PcieLinkParams gen2x16;
+  gen2x16.gen = 2;
+  gen2x16.width = 16;
+  EXPECT_GT(end_of(f, "t0"), end_of(f, "t1") + 2318336 / (tlp_bandwidth_gbps(gen2x16) / 8));
+}

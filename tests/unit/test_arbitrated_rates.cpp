@@ -43,6 +43,14 @@ EdgeArbitration vc_per_tc(SharePolicy vc, SharePolicy port = {}) {
 SharePolicy strict(int guard = 0) { return {ShareKind::Strict, {}, guard}; }
 SharePolicy weighted(std::vector<double> w) { return {ShareKind::Weighted, std::move(w), 0}; }
 
+// Strict VC priority with TC0 and TC1 on each other's VC: TC0 first.
+EdgeArbitration swapped_strict() {
+  EdgeArbitration a = vc_per_tc(strict());
+  a.tc_to_vc[0] = 1;
+  a.tc_to_vc[1] = 0;
+  return a;
+}
+
 }  // namespace
 
 // The example: an egress of 3.27 GB/s round-robins over three ingress ports; one
@@ -134,22 +142,49 @@ TEST(ArbitratedRates, DemandLimitedElsewhereSettles) {
   EXPECT_NEAR(r.rate[1], 16 - 7.7538 / 1.17, 1e-9);
 }
 
-// Strict priorities that disagree: two flows share edges 0 and 1; edge 0 favours TC1, edge
-// 1 (whose map swaps the VCs) favours TC0. Each flow's demand at one edge is what the other
-// edge leaves it: d0 = 8 - d1, so every split a + b = 8 is a fixed point, and the plain
-// iteration jumps between (8, 0) and (0, 8). Damped, it settles on the line, and by
-// symmetry at 4 each; the result says it was damped.
+// Strict priorities that disagree: two flows share edges 0 and 1 in opposite directions
+// (flow 0 crosses 0 then 1, flow 1 crosses 1 then 0); edge 0 favours TC1, edge 1 (whose map
+// swaps the VCs) favours TC0. Each flow's demand at one edge is what the other edge leaves
+// it: d0 = 8 - d1, so every split a + b = 8 is a fixed point, and the plain iteration jumps
+// between (8, 0) and (0, 8). Damped, it settles on the line, and by symmetry at 4 each; the
+// result says it was damped.
 TEST(ArbitratedRates, PrioritiesThatDisagreeSettleOnlyWhenDamped) {
-  EdgeArbitration swapped = vc_per_tc(strict());
-  swapped.tc_to_vc[0] = 1;
-  swapped.tc_to_vc[1] = 0;
-  const ArbitratedRates r = arbitrated_rates({8, 8}, {vc_per_tc(strict()), swapped},
-                                             {flow({hop(0), hop(1)}, 0), flow({hop(0), hop(1)}, 1)});
+  const ArbitratedRates r = arbitrated_rates({8, 8}, {vc_per_tc(strict()), swapped_strict()},
+                                             {flow({hop(0), hop(1)}, 0), flow({hop(1), hop(0)}, 1)});
   EXPECT_TRUE(r.converged);
   EXPECT_TRUE(r.damped);
   EXPECT_GT(r.rounds, 64);
   EXPECT_NEAR(r.rate[0], 4, 1e-6);
   EXPECT_NEAR(r.rate[1], 4, 1e-6);
+}
+
+// The same priorities with both flows crossing edge 0 and then edge 1: what reaches edge 1
+// has passed edge 0, where TC1 goes first whenever it has a TLP, so TC0 gets nothing there
+// and its priority at edge 1 never comes into play. TC1 takes all 8, TC0 none; not damped
+// (arbitrated_rates.cpp, "Priorities that disagree along a way": the damped point 4 / 4 is
+// one the packet model never reaches).
+TEST(ArbitratedRates, PrioritiesThatDisagreeAlongAWayGoByTheFirstEdge) {
+  const ArbitratedRates r = arbitrated_rates({8, 8}, {vc_per_tc(strict()), swapped_strict()},
+                                             {flow({hop(0), hop(1)}, 0), flow({hop(0), hop(1)}, 1)});
+  EXPECT_TRUE(r.converged);
+  EXPECT_FALSE(r.damped);
+  EXPECT_EQ(r.rate[0], 0);
+  EXPECT_NEAR(r.rate[1], 8, 1e-12);
+  EXPECT_EQ(r.held_start[1] - r.held_start[0], 1);  // TC0 is held at edge 0
+  EXPECT_EQ(r.held[static_cast<std::size_t>(r.held_start[0])], 0);
+}
+
+// The same with TC1 capped at 5 by its own rate: it takes 5 at edge 0 and leaves TC0 3,
+// which goes first at edge 1, where TC1's 5 then fits: (3, 5). (The iteration alone settles,
+// damped, at TC0 5.5 and TC1 2.5: a point of the line a + b = 8 where TC1, held at edge 1
+// by TC0, leaves TC0 room at edge 0.)
+TEST(ArbitratedRates, PrioritiesThatDisagreeAlongAWayGiveTheLowerWhatTheFirstEdgeLeaves) {
+  const ArbitratedRates r = arbitrated_rates({8, 8}, {vc_per_tc(strict()), swapped_strict()},
+                                             {flow({hop(0), hop(1)}, 0), flow({hop(0), hop(1)}, 1, 5)});
+  EXPECT_TRUE(r.converged);
+  EXPECT_FALSE(r.damped);
+  EXPECT_NEAR(r.rate[0], 3, 1e-9);
+  EXPECT_NEAR(r.rate[1], 5, 1e-9);
 }
 
 // A cycle through two edges: edge 0 (2) gives TC1 strict priority, edge 1 (2) round-robins

@@ -22,10 +22,10 @@
 // Where even that does not settle, or it settles with every flow stopped (strict
 // priorities that disagree between two edges two flows share: each holds the other back),
 // the rates fall back to flat max-min (max_min.h) and the result says it did not converge.
-// Where it settles on a point at which strict priorities that disagree along two flows'
-// common way hold the one favoured first by the other's TLPs further on, a point the packet
-// model never holds, the rates are solved again going by the first edge (arbitrated_rates.cpp,
-// "Priorities that disagree along a way"). Plain C++.
+// Where it settles on a point at which an edge holds a flow behind one that an edge before
+// holds, though the later edge could carry both (a point the packet model never holds: the
+// earlier edge decides what reaches the later one), the rates are solved again without that
+// hold (arbitrated_rates.cpp, "A flow held at a link by one held before it"). Plain C++.
 #pragma once
 #include <memory>
 #include <vector>

@@ -1593,3 +1593,24 @@ TEST(FlowArbitration, PrioritiesThatDisagreeAlongAWayInASurveySeed) {
   gen2x16.width = 16;
   EXPECT_GT(end_of(f, "t0"), end_of(f, "t1") + 2318336 / (tlp_bandwidth_gbps(gen2x16) / 8));
 }
+
+// Survey seed 30017: gpu4's H2D read t0 (TC4) and D2H write t5 (TC2, from 182.654 us) take
+// turns on gpu4's Gen3 x4 uplink (WRR, equal weights); at sw2's Gen3 x4 uplink next, the
+// write goes first (arbitrated_rates.cpp: a flow held at a link by one held before it). The
+// links are equally fast, so the MRds get there all that the turns before let through:
+// each pair of turns (a 280-byte MWr and a 24-byte MRd, MPS = MRRS = 256) moves 256 bytes
+// of each. Before the write, the read moves at the CplD's rate on its Gen3 x4 links. Hand:
+// t0 ends at 182.654 us + (6,103,040 B - that rate x 182.654 us) / the pair's rate, within
+// 2 % (the packet model: 1,957.9 us; the fluid had settled, damped, half way along a line of
+// points and ended t0 at 3,173.4 us).
+TEST(FlowArbitration, AFlowHeldAtALinkByOneHeldBeforeIt) {
+  const SimOutcome f = simulate(load_scenario("tests/data/regress/survey30017.yaml", {"sim.fidelity=flow"}));
+  PcieLinkParams gen3x4;
+  gen3x4.width = 4;
+  const double bytes_per_ns = tlp_bandwidth_gbps(gen3x4) / 8;
+  const double alone = bytes_per_ns * 256 / (256 + tlp_overhead_bytes(TlpType::CplD, gen3x4));
+  const double paired = bytes_per_ns * 256 /
+                        (256 + tlp_overhead_bytes(TlpType::MWr, gen3x4) + tlp_overhead_bytes(TlpType::MRd, gen3x4));
+  const double hand = 182654 + (6103040 - alone * 182654) / paired;
+  EXPECT_NEAR(end_of(f, "t0") / hand, 1.0, 0.02) << hand;
+}

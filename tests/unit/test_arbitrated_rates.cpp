@@ -161,7 +161,7 @@ TEST(ArbitratedRates, PrioritiesThatDisagreeSettleOnlyWhenDamped) {
 // The same priorities with both flows crossing edge 0 and then edge 1: what reaches edge 1
 // has passed edge 0, where TC1 goes first whenever it has a TLP, so TC0 gets nothing there
 // and its priority at edge 1 never comes into play. TC1 takes all 8, TC0 none; not damped
-// (arbitrated_rates.cpp, "Priorities that disagree along a way": the damped point 4 / 4 is
+// (arbitrated_rates.cpp, "A flow held at a link by one held before it": the damped point 4 / 4 is
 // one the packet model never reaches).
 TEST(ArbitratedRates, PrioritiesThatDisagreeAlongAWayGoByTheFirstEdge) {
   const ArbitratedRates r = arbitrated_rates({8, 8}, {vc_per_tc(strict()), swapped_strict()},
@@ -185,6 +185,20 @@ TEST(ArbitratedRates, PrioritiesThatDisagreeAlongAWayGiveTheLowerWhatTheFirstEdg
   EXPECT_FALSE(r.damped);
   EXPECT_NEAR(r.rate[0], 3, 1e-9);
   EXPECT_NEAR(r.rate[1], 5, 1e-9);
+}
+
+// Both flows cross edge 0 (8, round robin between the VCs: equal turns) and then edge 1 (8,
+// TC1 first). Every split with TC0 at x <= 4 and TC1 at 8 - x is a point of the equations
+// (TC0 held at edge 1 by what edge 0 let TC1 take); but what TC1 brings to edge 1 is its
+// turns at edge 0, and edge 1 carries both flows' turns: 4 each, not damped
+// (arbitrated_rates.cpp, "A flow held at a link by one held before it").
+TEST(ArbitratedRates, AFlowHeldAtALinkByOneHeldBeforeItGetsItsTurns) {
+  const ArbitratedRates r = arbitrated_rates({8, 8}, {vc_per_tc({}), vc_per_tc(strict())},
+                                             {flow({hop(0), hop(1)}, 0), flow({hop(0), hop(1)}, 1)});
+  EXPECT_TRUE(r.converged);
+  EXPECT_FALSE(r.damped);
+  EXPECT_NEAR(r.rate[0], 4, 1e-9);
+  EXPECT_NEAR(r.rate[1], 4, 1e-9);
 }
 
 // A cycle through two edges: edge 0 (2) gives TC1 strict priority, edge 1 (2) round-robins

@@ -522,8 +522,9 @@ class ArbitratedSolver::Impl {
   // carries x's rate too (a point of the same equations, with x's hop weighed); else the
   // first point stands.
   bool strict_unguarded(const SharePolicy& p) const { return p.kind == ShareKind::Strict && p.guard == 0; }
-  // Whether entry x goes ahead of entry y at their edge under unguarded strict priority: a
-  // higher VC under the VC arbiter, or in one VC a higher slot under the port arbiter.
+  // Whether entry x goes ahead of entry y at their edge under strict priority: a higher VC
+  // under an unguarded strict VC arbiter, in one VC a higher slot under an unguarded strict
+  // port arbiter, or behind one requester in one VC a higher ingress VC.
   bool strictly_above(const Entry& x, const Entry& y) const {
     const EdgeArbitration& a = arb_[static_cast<std::size_t>(edges_[static_cast<std::size_t>(x.edge)])];
     if (x.vc != y.vc) return strict_unguarded(a.vc) && x.vc > y.vc;
@@ -542,7 +543,9 @@ class ArbitratedSolver::Impl {
     if (x.hop == 0 || path[static_cast<std::size_t>(x.hop)].starts) return nullptr;
     return &path[static_cast<std::size_t>(x.hop - 1)];
   }
-  // Whether entry i's edge holds its flow to its rate (as update_rates() finds it).
+  // Whether entry i's edge holds its flow to its rate: as update_rates() finds it, but for
+  // a flow at its cap, which that does not list (here its edge counts all the same: the
+  // second solve's point is kept only where it fits).
   bool holds(int i) const { return bound_[i] <= result_.rate[entries_[i].flow] * (1 + kSettled); }
   int entry_at(int f, int hop) const { return hop_entry_[hop_entry_start_[f] + hop]; }
 

@@ -518,6 +518,7 @@ class ArbitratedSolver::Impl {
   //   turns on its uplink, the write first at the switch's uplink by its ingress VC: any
   //   share of the read up to its turns is a point, the damped iteration settled half way,
   //   the packet model moves it at its turns; 62 % late).
+  // The same where a divides x and y alike, in the mix b sent (held_in_the_mix_before()).
   // So the rates are solved again with x's hop at a weighing nothing, and kept where a then
   // carries x's rate too (a point of the same equations, with x's hop weighed); else the
   // first point stands.
@@ -553,9 +554,10 @@ class ArbitratedSolver::Impl {
     dropped_.clear();
     for (std::size_t a = 0; a < edges_.size(); ++a) {
       const EdgeArbitration& arb = arb_[static_cast<std::size_t>(edges_[a])];
-      if (!strict_unguarded(arb.vc) && !strict_unguarded(arb.port)) continue;
+      const bool strict = strict_unguarded(arb.vc) || strict_unguarded(arb.port);
       for (int i = edge_start_[a]; i < edge_start_[a + 1]; ++i)
-        if (holds(i) && held_by_one_held_before(i)) dropped_.emplace_back(entries_[i].flow, entries_[i].hop);
+        if (holds(i) && ((strict && held_by_one_held_before(i)) || held_in_the_mix_before(i)))
+          dropped_.emplace_back(entries_[i].flow, entries_[i].hop);
     }
     std::sort(dropped_.begin(), dropped_.end());  // (one patched spec per flow)
     return !dropped_.empty();
@@ -578,6 +580,34 @@ class ArbitratedSolver::Impl {
         const int xb = entry_before(x, entries_[yb].edge);
         if (xb >= 0 && !holds(xb)) return true;
       }
+    }
+    return false;
+  }
+
+  // Whether x's edge holds x where it divides x's requester's turn in the mix the edge before
+  // sent (behind one requester, in one VC, from one ingress queue: division_tree.h), and a
+  // moving flow y of that mix is held at that edge before, x not. The mix reaches x's edge as
+  // the edge before sent it, so x waits here only if this edge cannot carry it (survey seed
+  // 30170: a GPU's D2H writes above its read's MRds by a guarded strict port arbiter on its
+  // Gen2 x4 uplink, both in one queue to the switch's Gen2 x4 uplink; the fluid held the
+  // writes at the switch's uplink and let the MRds 2.4x their turns at the GPU's, the
+  // packet model gives them one turn in 10: the read 20 % early, a peer write sharing its
+  // downlink 59 % late).
+  bool held_in_the_mix_before(int i) const {
+    const Entry& x = entries_[i];
+    const Hop* px = hop_before(x);
+    if (!px) return false;
+    const int xb = entry_before(x, local_[px->edge]);
+    if (xb < 0 || holds(xb)) return false;
+    const std::array<uint8_t, 8>& in = arb_[static_cast<std::size_t>(px->edge)].tc_to_vc;
+    for (int j = edge_start_[x.edge]; j < edge_start_[x.edge + 1]; ++j) {
+      const Entry& y = entries_[j];
+      if (y.flow == x.flow || y.vc != x.vc || y.slot != x.slot || !(result_.rate[y.flow] > 0)) continue;
+      const Hop* py = hop_before(y);
+      if (!py || py->edge != px->edge) continue;
+      if (in[static_cast<std::size_t>(flow(x.flow).tc)] != in[static_cast<std::size_t>(flow(y.flow).tc)]) continue;
+      const int yb = entry_before(y, local_[py->edge]);
+      if (yb >= 0 && holds(yb)) return true;
     }
     return false;
   }

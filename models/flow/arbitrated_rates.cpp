@@ -533,10 +533,14 @@ class ArbitratedSolver::Impl {
     // Behind one requester, arrived over one link: its receiver's queues, the highest
     // ingress VC first (division_tree.h).
     const Hop* px = hop_before(x);
-    const Hop* py = hop_before(y);
-    if (!px || !py || px->edge != py->edge) return false;
-    const std::array<uint8_t, 8>& in = arb_[static_cast<std::size_t>(px->edge)].tc_to_vc;
-    return in[static_cast<std::size_t>(flow(x.flow).tc)] > in[static_cast<std::size_t>(flow(y.flow).tc)];
+    const int vy = px ? ingress_vc(y, px->edge) : -1;
+    return vy >= 0 && ingress_vc(x, px->edge) > vy;
+  }
+  // The VC entry x arrived in over edge `over`, its hop before; -1: it did not come over it.
+  int ingress_vc(const Entry& x, int over) const {
+    const Hop* p = hop_before(x);
+    if (!p || p->edge != over) return -1;
+    return arb_[static_cast<std::size_t>(over)].tc_to_vc[static_cast<std::size_t>(flow(x.flow).tc)];
   }
   // The hop before entry x's on its flow's way (nullptr at the start of a segment).
   const Hop* hop_before(const Entry& x) const {
@@ -593,20 +597,22 @@ class ArbitratedSolver::Impl {
   // writes at the switch's uplink and let the MRds 2.4x their turns at the GPU's, the
   // packet model gives them one turn in 10: the read 20 % early, a peer write sharing its
   // downlink 59 % late).
+  // (Entries sort by edge, VC, slot: x's VC and slot are the run around i.)
   bool held_in_the_mix_before(int i) const {
     const Entry& x = entries_[i];
     const Hop* px = hop_before(x);
     if (!px) return false;
-    const int xb = entry_before(x, local_[px->edge]);
+    const int xb = entry_at(x.flow, x.hop - 1);
     if (xb < 0 || holds(xb)) return false;
-    const std::array<uint8_t, 8>& in = arb_[static_cast<std::size_t>(px->edge)].tc_to_vc;
-    for (int j = edge_start_[x.edge]; j < edge_start_[x.edge + 1]; ++j) {
+    const int vx = ingress_vc(x, px->edge);
+    const auto mine = [&](int j) { return entries_[j].vc == x.vc && entries_[j].slot == x.slot; };
+    int from = i, to = i + 1;
+    while (from > edge_start_[x.edge] && mine(from - 1)) --from;
+    while (to < edge_start_[x.edge + 1] && mine(to)) ++to;
+    for (int j = from; j < to; ++j) {
       const Entry& y = entries_[j];
-      if (y.flow == x.flow || y.vc != x.vc || y.slot != x.slot || !(result_.rate[y.flow] > 0)) continue;
-      const Hop* py = hop_before(y);
-      if (!py || py->edge != px->edge) continue;
-      if (in[static_cast<std::size_t>(flow(x.flow).tc)] != in[static_cast<std::size_t>(flow(y.flow).tc)]) continue;
-      const int yb = entry_before(y, local_[py->edge]);
+      if (y.flow == x.flow || !(result_.rate[y.flow] > 0) || ingress_vc(y, px->edge) != vx) continue;
+      const int yb = entry_at(y.flow, y.hop - 1);
       if (yb >= 0 && holds(yb)) return true;
     }
     return false;
@@ -642,8 +648,8 @@ class ArbitratedSolver::Impl {
     iterate();
     flows_ = &flows;
     const auto fits = [this](const std::pair<int, int>& d) {
-      return carried(flow(d.first).path[static_cast<std::size_t>(d.second)].edge) <=
-             cap_[static_cast<std::size_t>(flow(d.first).path[static_cast<std::size_t>(d.second)].edge)] * (1 + kSettled);
+      const int e = flow(d.first).path[static_cast<std::size_t>(d.second)].edge;
+      return carried(e) <= cap_[static_cast<std::size_t>(e)] * (1 + kSettled);
     };
     if (!result_.converged || !std::all_of(dropped_.begin(), dropped_.end(), fits)) result_ = first_;
   }

@@ -40,8 +40,6 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
       return "credits of " + out + " that carry less per round trip than the copies sharing them move together";
     case flow::Unrepresented::RequestsHeldBriefly:
       return "a read's requests held back on " + out + " by copies of a few percent of its tag window";
-    case flow::Unrepresented::RequestsOut:
-      return "a read held back on " + out + " on its request path after its requests had gone out";
     case flow::Unrepresented::LeftQueue:
       return "a copy held back at " + out + " until a hold nearer its source took over, its queue before " + out +
              " still draining";
@@ -115,13 +113,6 @@ std::string effect(flow::Unrepresented what) {
              "queued before the old one (up to the receiver's credits there) still leave at its old rate in the "
              "packet model, so it runs ahead of the fluid by that queue, where the fluid moves it at its new rate at "
              "once (run with --fidelity packet for its times)";
-    case flow::Unrepresented::RequestsOut:
-      return "request timing not modelled: when the read's requests (MRds) are held back here, its engine has "
-             "already sent its tag window of them (all of a copy no larger), and their data keep coming at its rate "
-             "in the packet model, where the fluid holds the whole read to its requests' share at once; between "
-             "copies of a higher VC the packet model sends a window of requests in each gap, the fluid moves the "
-             "read only for the gap's time (run with --fidelity packet for the read's latencies, or give it the "
-             "higher VC)";
     case flow::Unrepresented::PooledCreditLoop:
       return "credit-limited throughput not modelled: each copy alone needs fewer of the receiver's credits per "
              "round trip than it advertises (in one class and VC), but the copies together need more, so the "

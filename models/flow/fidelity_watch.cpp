@@ -154,7 +154,6 @@ void FidelityWatch::set_rate(int id, double rate) {
   Watched& w = flows_.at(id);
   const bool moved = std::abs(rate - w.rate) > 1e-9 * std::max(std::abs(rate), std::abs(w.rate));
   w.rate = rate;
-  if (w.out_hold >= 0 && w.out_since == now_) w.out_held_rate = rate;  // (set_held() came first)
   if (moved) touch_pools(w.flow);
 }
 
@@ -177,7 +176,6 @@ void FidelityWatch::set_held(int id, const std::vector<int>& edges) {
   const bool history = !w.took_place;
   w.took_place = false;
   if (w.flow.held == edges) return;
-  if (w.flow.window > 0 && w.flow.request_path) held_with_requests_out(w, edges, history);
   count_held(w.flow.held, -1);
   const int beyond = held_beyond(w.flow);
   w.flow.held = edges;
@@ -374,13 +372,6 @@ void FidelityWatch::examine(int id, Watched& w) {
   pooled_credit_limited(w.flow, found);
   tlp_turns(id, w.flow, found);
   if (w.flow.window > 0) requests_held_briefly(id, w.flow, found);
-  if (w.out_named >= 0 && w.flow.least_ns > 0 && w.out_lost_ns >= 0.03 * w.flow.least_ns) {
-    // (Held briefly there, by short copies, is the same cause in its own words: said once.)
-    const auto briefly = seen_.find({Unrepresented::RequestsHeldBriefly, w.out_named, w.out_named});
-    const bool said = briefly != seen_.end() && std::binary_search(briefly->second.owners.begin(),
-                                                                   briefly->second.owners.end(), w.flow.owner);
-    if (!said) found.push_back({{Unrepresented::RequestsOut, w.out_named, w.out_named}, id});
-  }
   found.insert(found.end(), w.tails.begin(), w.tails.end());
   std::vector<Key>& causes = causes_;  // (the buffers swap: no allocation per examination)
   causes.clear();
@@ -420,7 +411,7 @@ void FidelityWatch::concern(const Key& key, int about, uint32_t owner) {
   const bool alone = what == Unrepresented::TlpTurns || what == Unrepresented::RequestsHeldBriefly ||
                      what == Unrepresented::TagQueueingBelow || what == Unrepresented::WindowInQueue ||
                      what == Unrepresented::RequestPile || what == Unrepresented::RequestsGone ||
-                     what == Unrepresented::EarlySuccessor || what == Unrepresented::RequestsOut;
+                     what == Unrepresented::EarlySuccessor;
   if (!alone) who.concerns(owner);
   const auto it = flows_.find(about);
   if (it == flows_.end()) {
@@ -1229,41 +1220,6 @@ void FidelityWatch::finish(double now_ns) {
   apply_removals();
   for (const auto& [k, a] : active_) seen_[k].total_ns += now_ - a.second;
   active_.clear();
-}
-
-// A read that moved (it started at an earlier look) and is now held on its request path, at
-// a link it was not held at: in the packet model its engine has its tag window of requests
-// out already (the whole copy's, if that is less), whose data keep coming at its rate before
-// while the MRds wait; the fluid moves the whole read at its new rate at once. Kept from the
-// hold's start until it ends there (its loss then: lost_to_hold()). A read held from its
-// start has sent nothing yet in either model.
-void FidelityWatch::held_with_requests_out(Watched& w, const std::vector<int>& edges, bool history) {
-  if (w.out_hold >= 0 && std::find(edges.begin(), edges.end(), w.out_hold) == edges.end()) {
-    w.out_lost_ns += lost_to_hold(w);
-    w.out_named = w.out_hold;
-    w.out_hold = -1;
-  }
-  if (w.out_hold >= 0 || !history || w.started_ns < 0 || w.started_ns >= now_ || !(w.rate > 0)) return;
-  const std::vector<int>& requests = *w.flow.request_path;
-  for (int e : edges)
-    if (!held_on(w.flow, e) && std::find(requests.begin(), requests.end(), e) != requests.end()) {
-      w.out_hold = e, w.out_since = now_, w.out_rate = w.rate, w.out_held_rate = -1;
-      return;
-    }
-}
-
-// The time the fluid's read lost to the hold ending now: in the packet model the requests out
-// (`out` bytes) deliver at its rate before for out / rate of the hold, where the fluid moved
-// it at its held rate; a copy whose requests were all out has ended then, and the fluid's
-// waits the hold out at the held rate (between a higher VC's copies: the whole copy, where the
-// packet model moves a window per gap between them).
-double FidelityWatch::lost_to_hold(const Watched& w) const {
-  const double before = w.out_rate, held = std::max(0.0, w.out_held_rate), held_ns = now_ - w.out_since;
-  if (!(held < before) || held_ns <= 0) return 0;
-  const double out = std::min(w.flow.window, w.flow.bytes);
-  const double behind = before * std::min(held_ns, out / before) - held * held_ns;  // bytes, at the hold's end
-  if (behind <= 0) return 0;
-  return out >= w.flow.bytes ? std::max(behind / before, held_ns * (1 - held / before)) : behind / before;
 }
 
 // Its first TLP's latency: its least time less its bytes at its peak (starts_behind(),

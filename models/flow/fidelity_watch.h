@@ -79,13 +79,6 @@
 // - a queue left behind: a write whose hold moves from a link beyond to one nearer its
 //   source leaves its TLPs queued before the old hold, which still leave at its old rate, so
 //   the packet model's copy runs ahead of the fluid by that queue (moved_back());
-// - a read held on its request path while it moved: the packet model's engine has its tag
-//   window of requests (or the whole copy's) out already, and their data keep coming at its
-//   rate for as long as they last, where the fluid moves the whole read at its requests' share
-//   at once: a read between a strict higher VC's copies gets a window per gap in the packet
-//   model and the gap's time in the fluid (a user trial: 2 KiB reads 9 deep of 32 tags beside
-//   a GPU's own 128 KiB peer writes one deep in TC1, p50 1.8 us in the packet model against
-//   51.4 us, unnamed until 2026-11-28; held_with_requests_out());
 // - a remap while queues stand: a TC/VC map change that moves the TC of a flow crossing a
 //   saturated link (some flow held there); the packet model first drains that TC's TLPs
 //   queued on its old VC, and the new VC's receive buffers may still hold TLPs of the TC
@@ -208,7 +201,7 @@ struct WatchFlow {
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
                            RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead, WindowInQueue, RequestPile,
-                           RequestsGone, EarlySuccessor, RequestsOut, LeftQueue, UnbackedSharedQueue };
+                           RequestsGone, EarlySuccessor, LeftQueue, UnbackedSharedQueue };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -327,11 +320,6 @@ class FidelityWatch {
     // before it is held beyond a link again (link in -1: not).
     Key left_queue{Unrepresented::LeftQueue, -1, -1};
     double left_queued = 0;  // the bytes it had queued there
-    // (A read) held on its request path while it moved (held_with_requests_out()): that link,
-    // since when, its rate before and at the hold (-1: not heard yet); the time the fluid lost
-    // to such holds so far, and the link of the last (-1: none).
-    int out_hold = -1, out_named = -1;
-    double out_since = 0, out_rate = 0, out_held_rate = -1, out_lost_ns = 0;
   };
   // A copy removed at this instant, its effects on the others not yet applied (look()).
   struct Removed {
@@ -423,8 +411,6 @@ class FidelityWatch {
   void moved_back(int id, Watched& w, std::vector<Cause>& out);
   bool left_queue_ahead(const Watched& w) const;
   static double first_tlp_ns(const WatchFlow& f);
-  void held_with_requests_out(Watched& w, const std::vector<int>& edges, bool history);
-  double lost_to_hold(const Watched& w) const;
   static bool tied(const WatchFlow& f);
   void count_held(const std::vector<int>& edges, int delta);
   void count(const Key& k, int delta);

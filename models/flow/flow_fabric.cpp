@@ -113,7 +113,12 @@ void FlowFabric::start(Copy c) {
     release.not_before_ns = now_ns() + (c.rate_GBps > 0 ? bytes / c.rate_GBps : 0.0);
   }
   m.copy = std::move(c);
-  const int id = sched_.add(now_ns(), m.plan.volume, m.plan.flow, release, later);
+  // Deferred behind a read whose requests passed since its engine had tags for it, its own
+  // had gone out with them, and their data come as soon as its fluid starts: its window is
+  // out (flow_scheduler.cpp, "A read's window draining").
+  const bool ahead = c.spec.read && c.tags_free_ns >= 0 && c.opened_ns >= c.tags_free_ns;
+  const double out = ahead ? std::min(window, bytes) * m.plan.volume / std::max(1.0, bytes) : 0.0;
+  const int id = sched_.add(now_ns(), m.plan.volume, m.plan.flow, release, later, out, ahead ? c.opened_ns : -1.0);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
   flow_of_transfer_[moved.copy.transfer] = id;
   lockstep_.started(id, moved.copy.flow_id, moved.copy.spec.bytes, now_ps());
@@ -289,6 +294,7 @@ void FlowFabric::wake() {
     const Due d{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read, rates[k] * bytes_per_unit(m)};
     const int last = moving_.empty() ? -1 : moving_.rbegin()->first;  // (ids grow: what sent() starts is after it)
     if (m.copy.sent && !m.released) m.copy.sent();
+    ended_opened_ns_ = sched_.finished_opened_ns()[k];
     if (m.copy.tags_back) m.copy.tags_back();
     if (overtaken_tail(m, rates[k], at, d, last)) continue;
     due_.emplace(at, d);
@@ -689,11 +695,13 @@ FlowFabric::Copy FlowEngine::open(CopyCommand c, double submitted_at) {
   const int until_data = asked == 1 ? 1 : 0;
   const int free_now = std::max(0, tags_ - tags_in_flight_);
   if (read) copy.free_window = free_now * static_cast<double>(fabric_.params().mrrs);
+  if (read && free_now >= uses) copy.tags_free_ns = now_ns();
   tags_in_flight_ += uses;
   outstanding_requests_ += asked;
   std::function<void()> done = [this, uses, until_data, on_done = std::move(c.on_done)] {
     tags_in_flight_ -= uses;
     outstanding_requests_ -= until_data;
+    if (tags_in_flight_ <= tags_) tags_back_for_deferred();
     if (on_done) on_done();
     if (until_data > 0) start_next();  // a read waiting for its tag may go
   };
@@ -890,6 +898,15 @@ void FlowEngine::start_next() {
   }
 }
 
+// Tags came back and every read the engine holds has its own now: the deferred reads that
+// had none free at their open have them from now on (FlowFabric::Copy::tags_free_ns).
+void FlowEngine::tags_back_for_deferred() {
+  const double now = now_ns();
+  for (auto& [completer, copies] : deferred_)
+    for (FlowFabric::Copy& c : copies)
+      if (c.tags_free_ns < 0) c.tags_free_ns = now;
+}
+
 // A read's fluid has gone: it gives back `requests` tags (open()), the next deferred read
 // from its completer starts its fluid (its data follows the earlier one's), and the engine
 // looks at its queue again.
@@ -900,6 +917,7 @@ void FlowEngine::read_done(int completer, int requests) {
   if (!next.empty()) {
     FlowFabric::Copy copy = std::move(next.front());
     next.pop_front();
+    copy.opened_ns = fabric_.ended_read_opened_ns();
     fabric_.start(std::move(copy));
   }
   start_next();

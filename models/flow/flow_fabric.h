@@ -57,6 +57,12 @@ class FlowFabric : public sc_core::sc_module {
     // A read: when its last request's data come on its engine's timeline, alone
     // (FlowEngine::issue_requests()); -1: not known.
     double last_data_ns = -1;
+    // A read deferred behind an earlier read's data from its completer (FlowEngine::open()):
+    // when its engine had tags free for it (-1: not yet), and when the requests of the read
+    // before it last passed, set as it starts (FlowEngine::read_done()): where that is no
+    // sooner, its own requests had gone out with them.
+    double tags_free_ns = -1;
+    double opened_ns = -1;
     std::function<void()> sent;  // the engine may take its next command (FlowEngine)
     // A read's fluid has gone (after sent(), which a read gets when it has issued its last
     // request): the tags it gives back then are back (FlowEngine::open()).
@@ -66,6 +72,8 @@ class FlowFabric : public sc_core::sc_module {
     std::function<std::pair<double, double>()> requests_out;  // (WatchFlow::requests_out)
   };
   void start(Copy c);  // now, or at c.not_before_ns
+  // When the requests of the read whose end wake() is reporting last passed (Scheduler).
+  double ended_read_opened_ns() const { return ended_opened_ns_; }
   // One request of `bytes` (up to MRRS) on `read`'s path: a lone read of it, from its start
   // to its last byte's arrival as the fluid times it, alone on its links (the packet model's
   // engine has the request's tag back then: models/pcie/dma_engine.h, a tag is freed by its
@@ -165,6 +173,7 @@ class FlowFabric : public sc_core::sc_module {
   mutable std::vector<double> busy_read_;  // busy_ps_now()'s reading at busy_read_at_ (ps)
   mutable uint64_t busy_read_at_ = 0;
   TransferTracker& tracker_;
+  double ended_opened_ns_ = -1;  // (ended_read_opened_ns())
   std::map<int, Moving> moving_;       // by scheduler flow id
   std::unordered_map<uint64_t, int> flow_of_transfer_;  // the moving copies' scheduler ids
   std::map<int, Tail> tails_;                            // overtaken tails by scheduler id
@@ -220,6 +229,7 @@ class FlowEngine : public CopyExecutor {
   void start_next();
   FlowFabric::Copy open(CopyCommand c, double submitted_at);
   void read_done(int completer, int requests);
+  void tags_back_for_deferred();
   int requests(uint64_t bytes) const;
   FlowFabric& fabric_;
   int node_, slot_, tags_;

@@ -41,7 +41,8 @@ void Scheduler::move_to(double now_ns) {
   now_ = now_ns;
 }
 
-int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release, LaterCap later) {
+int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release, LaterCap later,
+                   double requests_out, double opened_ns) {
   check_flow(spec, capacity_.size());
   move_to(now_ns);
   int slot;
@@ -77,6 +78,21 @@ int Scheduler::add(double now_ns, double volume, FlowSpec spec, Release release,
   }
   // A later cap above the most the flow can ever move never binds: none.
   if (later.cap < f.most && later.after < f.volume) f.later = later;
+  // A read: its requests start at the first hop after its data's that starts. Its first
+  // window counts as out only once its requests pass (with_drains()): where they are held
+  // from its start, they wait before the link that holds them (survey seed 30136: a read's
+  // MRds behind a strict VC's writes at sw1->rc0 from its start; none of its data came in
+  // 560 us, in the packet model).
+  f.requests_at = f.spec.path.size();
+  for (std::size_t k = 1; k < f.spec.path.size(); ++k)
+    if (f.spec.path[k].starts) {
+      f.requests_at = k;
+      const Hop& h = f.spec.path[k];
+      f.window = h.window < kUnbounded ? h.window * h.tlp : 0.0;
+      f.backlog = std::min(std::max(0.0, requests_out), f.volume);
+      f.opened_ns = opened_ns;
+      break;
+    }
   slot_of_.emplace(f.id, slot);
   int ends = -1;  // the end of this instant it replaces, if any
   for (std::size_t k = 0; k < ended_.size() && ends < 0; ++k) {
@@ -114,12 +130,15 @@ std::vector<int> Scheduler::advance(double now_ns) {
   }
   std::sort(released_.begin(), released_.end());
   while (!later_.empty() && later_.top_key() <= now_ + 1e-3) apply_later_cap(later_.top());
+  while (!drain_.empty() && drain_.top_key() <= now_ + 1e-3) end_drain(drain_.top());
   finished_rates_.clear();
+  finished_opened_.clear();
   std::vector<int> ids;
   for (int slot : done) {
     Running& f = slots_[static_cast<std::size_t>(slot)];
     rebase(f, now_);
     finished_rates_.push_back(f.burst >= 0 ? f.burst : f.moved_at >= 0 ? f.moved_at : f.rate);
+    finished_opened_.push_back(f.requests_at < f.spec.path.size() ? f.opened_ns : kUnbounded);
     ids.push_back(f.id);
     retire(slot);
   }
@@ -137,9 +156,11 @@ void Scheduler::retire(int slot) {
   done_.erase(slot);
   release_.erase(slot);
   later_.erase(slot);
+  drain_.erase(slot);
   slot_of_.erase(f.id);
   f.id = -1;
-  ended_.push_back({std::move(f.spec), f.hash, f.rate, std::move(f.held), !f.fresh && f.converged, false});
+  const bool drained = f.drain > 0 || requests_hold(f, f.held.data(), f.held.data() + f.held.size());
+  ended_.push_back({std::move(f.spec), f.hash, f.rate, std::move(f.held), !f.fresh && f.converged, false, drained});
   f.spec.path.clear();
   f.held.clear();
   free_.push_back(slot);
@@ -150,6 +171,7 @@ double Scheduler::next_finish_ns() const {
   double next = finish_.empty() ? kUnbounded : finish_.top_key();
   if (!release_.empty()) next = std::min(next, release_.top_key());
   if (!later_.empty()) next = std::min(next, later_.top_key());
+  if (!drain_.empty()) next = std::min(next, drain_.top_key());
   return next == kUnbounded ? kUnbounded : std::max(now_, next);
 }
 
@@ -208,6 +230,7 @@ std::vector<double> Scheduler::busy_ns_at(double now_ns) const {
 void Scheduler::rebase(Running& f, double now_ns) const {
   const double dt = now_ns - f.since;
   f.since = now_ns;
+  if (f.drain > 0) f.backlog = std::max(0.0, f.backlog - f.drain * std::max(0.0, dt));
   if (f.rate == kUnbounded) {
     f.left = 0;
     return;
@@ -237,6 +260,8 @@ void Scheduler::keyed(int slot) const {
   done_.set(slot, done);
   if (f.release.left > 0 && !f.released) release_.set(slot, released_at(f));
   if (f.later.cap < kUnbounded) later_.set(slot, capped_at(f));
+  if (f.drain > 0) drain_.set(slot, f.since + f.backlog / f.drain);
+  else drain_.erase(slot);
 }
 
 // When flow f has moved its later cap's `after`, at its current rate.
@@ -372,7 +397,7 @@ bool Scheduler::replaces_only() const {
   for (const auto& [slot, ends] : started_) {
     if (ends < 0) return false;
     const Ended& e = ended_[static_cast<std::size_t>(ends)];
-    if (e.spec.path.empty()) return false;
+    if (e.spec.path.empty() || e.drained) return false;
     for (int other : on_edge_[static_cast<std::size_t>(e.spec.path.front().edge)]) {
       const Running& g = slots_[static_cast<std::size_t>(other)];
       if (other == slot || g.hash != e.hash || !spec_equal(g.spec, e.spec)) continue;
@@ -459,6 +484,7 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
     r = &rates_of_order();
     if (known) memo_.store(key, *r);
   }
+  if (!arbitration_.empty()) r = &with_drains(*r);
   if (!r->converged || r->damped) {
     ++unsettled_;
     damped_ += r->damped;
@@ -470,9 +496,93 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
     slots_[static_cast<std::size_t>(slot)].converged = r->converged;
     const std::size_t i = static_cast<std::size_t>(place_[static_cast<std::size_t>(slot)]);
     set_rate(slot, r->rate[i]);
+    keyed(slot);  // (a drain that starts or stops changes no rate of its own)
     slots_[static_cast<std::size_t>(slot)].held.assign(r->held.begin() + r->held_start[i],
                                                         r->held.begin() + r->held_start[i + 1]);
   }
+}
+
+// A read's window draining. A read's engine has its tag window of requests out whenever its
+// requests pass freely: held on its data path alone, by its tags, or by nothing. Where its
+// requests come to hold it (a link on their way divides its turns among other flows),
+// the data of those already out still come, at what its data path gives: the packet model
+// moves them there until the window has drained to what its requests' pace keeps out
+// (survey seed 30192: a GPU's read beside a push write, VC round robin at rc0->sw0, 3.03 GB/s
+// each; at 124.9 us a D2H write holds the read's MRds at sw0->rc0 to 0.72 GB/s, and its
+// 128 KiB window kept the push write at 3.03 GB/s for 42 us more, where the fluid gave it
+// 5.29 at once: the push 3.6 % early). Whether a link on its requests' way holds it (with a
+// link of its data's too, a tie, its requests do not pass either: a read held at 0 GB/s by
+// a strict higher VC's writes up its own link, tied with a saturated downlink, got its window
+// out, in a trees trial (u007), and 1 KiB reads ended 47 us early).
+bool Scheduler::requests_hold(const Running& f, const int* held, const int* end) const {
+  if (f.requests_at >= f.spec.path.size()) return false;
+  const auto from = f.spec.path.begin() + static_cast<std::ptrdiff_t>(f.requests_at);
+  for (const int* e = held; e != end; ++e)
+    if (std::any_of(from, f.spec.path.end(), [&](const Hop& h) { return h.edge == *e; })) return true;
+  return false;
+}
+
+// The rates with each read that its requests hold, and that has more out than none,
+// moving at what its data path gives (its request hops weighing nothing) until that has
+// drained: the rest share what it leaves. Its backlog falls by the difference of the two
+// rates (its requests still go at the first), and its drain's end recomputes the rates. A
+// read held anywhere else has its window out again (a request's time: at once, here).
+const ArbitratedRates& Scheduler::with_drains(const ArbitratedRates& r) const {
+  draining_.clear();
+  for (std::size_t k = 0; k < order_.size(); ++k) {
+    Running& f = slots_[static_cast<std::size_t>(order_[k])];
+    if (f.requests_at >= f.spec.path.size()) continue;
+    rebase(f, now_);
+    const int* held = r.held.data();
+    if (!requests_hold(f, held + r.held_start[k], held + r.held_start[k + 1])) {
+      f.backlog = std::min(f.window, std::max(0.0, f.left));
+      f.drain = 0;
+      f.opened_ns = now_;
+    } else if (f.backlog > std::max(1.0, f.volume * 1e-9)) {
+      draining_.push_back(static_cast<int>(k));
+    } else {
+      f.drain = 0;
+    }
+  }
+  if (draining_.empty()) return r;
+  first_ = r;
+  // Each draining read as two flows: its data, its request hops weighing nothing, and its
+  // requests, its data hops weighing nothing, at no more than the first solve gave them.
+  unrequested_.resize(2 * draining_.size());
+  drain_specs_ = specs_;
+  for (std::size_t i = 0; i < draining_.size(); ++i) {
+    const std::size_t k = static_cast<std::size_t>(draining_[i]);
+    const Running& f = slots_[static_cast<std::size_t>(order_[k])];
+    FlowSpec& data = unrequested_[2 * i];
+    FlowSpec& requests = unrequested_[2 * i + 1];
+    data = requests = f.spec;
+    for (std::size_t h = 0; h < f.spec.path.size(); ++h) (h < f.requests_at ? requests : data).path[h].weight = 0;
+    drain_specs_[k] = &data;
+    if (first_.rate[k] > 0) {
+      requests.cap = std::min(requests.cap, first_.rate[k]);
+      drain_specs_.push_back(&requests);
+    }
+  }
+  const ArbitratedRates& second = solver_.solve(drain_specs_, &binds_);
+  bool any = false;
+  for (int k : draining_) {
+    Running& f = slots_[static_cast<std::size_t>(order_[static_cast<std::size_t>(k)])];
+    const double data = second.rate[static_cast<std::size_t>(k)], asked = first_.rate[static_cast<std::size_t>(k)];
+    f.drain = second.converged && data > asked * (1 + 1e-9) && data < kUnbounded ? data - asked : 0.0;
+    any = any || f.drain > 0;
+  }
+  return any ? second : first_;
+}
+
+// A draining read's backlog has run out: its requests hold it again.
+void Scheduler::end_drain(int slot) {
+  Running& f = slots_[static_cast<std::size_t>(slot)];
+  drain_.erase(slot);
+  rebase(f, now_);
+  f.backlog = 0;
+  f.drain = 0;
+  other_change_ = true;
+  for (const Hop& h : f.spec.path) pending_.push_back(h.edge);
 }
 
 // The rates of specs_ (in their order), flat max-min's given as the solver gives its own.

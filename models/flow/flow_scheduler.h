@@ -13,7 +13,9 @@
 // work-conservingly, so it neither joins components nor enters the computation). Several
 // starts and ends at one instant thus cost one computation. A flow's progress is kept as
 // (bytes left, time) at its last change of rate, and finish times in two heaps, so nothing
-// walks every running flow per event.
+// walks every running flow per event. A read whose requests come to be held keeps moving the
+// data of the requests it has out until they have drained (flow_scheduler.cpp, "A read's
+// window draining").
 #pragma once
 #include <array>
 #include <cstddef>
@@ -62,6 +64,10 @@ class Scheduler {
   // applied, the rate before it (a read's windows come back in bursts at its share of the
   // links, the tags only spacing them: LaterCap).
   const std::vector<double>& finished_rates() const { return finished_rates_; }
+  // When each of them last had its requests passing (a read not held on its requests,
+  // or the time its requests out at its start went: add(); -1: never; a write: kUnbounded),
+  // in the same order.
+  const std::vector<double>& finished_opened_ns() const { return finished_opened_; }
   // A flow of `volume` bytes starts at `now_ns` (call advance(now_ns) first, so flows that
   // finish by then do not share the new rates). Returns its id. Throws
   // std::invalid_argument on a spec arbitrated_rates() refuses. With a `release` (left > 0) it
@@ -69,7 +75,12 @@ class Scheduler {
   // only its tag window is still to come): advance() reports that in released(). With a
   // `later` cap, the flow's cap becomes the least of its own and that one once `later.after`
   // bytes have moved (the rates are recomputed then).
-  int add(double now_ns, double volume, FlowSpec spec, Release release = {}, LaterCap later = {});
+  // A read's `requests_out` (in units of its volume) are out at its start: their data come at
+  // what its data path gives even where its requests are held (flow_scheduler.cpp, "A read's
+  // window draining"); they went out at `opened_ns` (the last time the requests of the
+  // reads before it passed).
+  int add(double now_ns, double volume, FlowSpec spec, Release release = {}, LaterCap later = {},
+          double requests_out = 0, double opened_ns = -1);
   // The most a flow of `spec` can move over its links alone (its slowest edge that shares
   // fairly): a cap at or above it never binds.
   double links_most(const FlowSpec& spec) const;
@@ -77,8 +88,8 @@ class Scheduler {
   const std::vector<EdgeArbitration>& arbitration() const { return arbitration_; }
   // When the next flow runs out or is released; kUnbounded when nothing is due.
   double next_finish_ns() const;
-  // Whether rates are to be recomputed (a start, an end, a later cap, a reshare since the
-  // last computation): the next query makes the computation.
+  // Whether rates are to be recomputed (a start, an end, a later cap, a read's drained
+  // window, a reshare since the last computation): the next query makes the computation.
   bool pending() const { return pending_all_ || !pending_.empty(); }
   // The flows the last advance() released and did not remove (ascending ids).
   const std::vector<int>& released() const { return released_; }
@@ -143,6 +154,14 @@ class Scheduler {
     bool released = false;
     LaterCap later;   // still to apply where later.cap is finite
     double burst = -1;  // the rate before its later cap applied (-1: none applied)
+    // A read (its requests start at path[requests_at] < path.size()): what its tag window
+    // lets it have requested and not yet received (`window`, in units of its rate), and what
+    // it has now (`backlog`, at `since`). Where its requests come to hold it, the data of the
+    // requests already out still come at what its data path gives (`drain`: the backlog's
+    // fall per ns, 0 when not draining): "A read's window draining", flow_scheduler.cpp.
+    std::size_t requests_at = 0;
+    double window = 0, backlog = 0, drain = 0;
+    double opened_ns = -1;  // when its requests last passed (-1: not yet)
   };
   void move_to(double now_ns);
   Running& at(int id);
@@ -163,6 +182,9 @@ class Scheduler {
   bool queues(int edge) const;
   bool binds(int edge) const;
   void retire(int slot);
+  bool requests_hold(const Running& f, const int* held, const int* end) const;
+  const ArbitratedRates& with_drains(const ArbitratedRates& r) const;
+  void end_drain(int slot);
   bool replaces_only() const;
   void take_over() const;
   // This instant's ends (with the rates their last computation gave them) and starts, each
@@ -174,6 +196,7 @@ class Scheduler {
     double rate = 0;
     std::vector<int> held;
     bool usable = false, taken = false;
+    bool drained = false;  // a read held by its requests: a start does not take its rates
   };
   mutable std::vector<Ended> ended_;
   mutable std::vector<std::pair<int, int>> started_;
@@ -194,6 +217,12 @@ class Scheduler {
   // release times of the flows with a release still to come.
   mutable IndexedHeap finish_, done_, release_;
   mutable IndexedHeap later_;  // when a later cap applies (LaterCap)
+  mutable IndexedHeap drain_;  // when a draining read's backlog runs out
+  // with_drains()'s scratch: the first solve's rates, and the specs without requests.
+  mutable ArbitratedRates first_;
+  mutable std::vector<FlowSpec> unrequested_;
+  mutable std::vector<const FlowSpec*> drain_specs_;
+  mutable std::vector<int> draining_;
   // Edges a start, an end or a reshare touched since the last recomputation.
   mutable std::vector<int> pending_;
   mutable bool pending_all_ = false;
@@ -226,6 +255,7 @@ class Scheduler {
   std::unordered_set<uint64_t> specs_seen_;
   mutable ArbitratedRates flat_;  // flat max-min's rates, as the solver gives its own
   std::vector<double> finished_rates_;
+  std::vector<double> finished_opened_;
   std::vector<int> released_;
 };
 

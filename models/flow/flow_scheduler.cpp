@@ -414,6 +414,12 @@ void Scheduler::take_over() const {
     f.fresh = false;
     set_rate(slot, e.rate);
     f.held = e.held;
+    // A read whose requests pass has its window out (with_drains(), which a replacement skips;
+    // one held by its requests replaces nothing: Ended::drained).
+    if (f.requests_at < f.spec.path.size()) {
+      f.backlog = std::min(f.window, std::max(0.0, f.left));
+      f.opened_ns = now_;
+    }
     if (keep_recomputed_) recomputed_.push_back(f.id);
     ++replacements_;
   }
@@ -496,7 +502,9 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
     slots_[static_cast<std::size_t>(slot)].converged = r->converged;
     const std::size_t i = static_cast<std::size_t>(place_[static_cast<std::size_t>(slot)]);
     set_rate(slot, r->rate[i]);
-    keyed(slot);  // (a drain that starts or stops changes no rate of its own)
+    // (A read's drain that starts or stops changes no rate of its own.)
+    if (slots_[static_cast<std::size_t>(slot)].requests_at < slots_[static_cast<std::size_t>(slot)].spec.path.size())
+      keyed(slot);
     slots_[static_cast<std::size_t>(slot)].held.assign(r->held.begin() + r->held_start[i],
                                                         r->held.begin() + r->held_start[i + 1]);
   }

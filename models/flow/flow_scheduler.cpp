@@ -416,10 +416,7 @@ void Scheduler::take_over() const {
     f.held = e.held;
     // A read whose requests pass has its window out (with_drains(), which a replacement skips;
     // one held by its requests replaces nothing: Ended::drained).
-    if (f.requests_at < f.spec.path.size()) {
-      f.backlog = std::min(f.window, std::max(0.0, f.left));
-      f.opened_ns = now_;
-    }
+    if (f.requests_at < f.spec.path.size()) window_out(f);
     if (keep_recomputed_) recomputed_.push_back(f.id);
     ++replacements_;
   }
@@ -543,9 +540,7 @@ const ArbitratedRates& Scheduler::with_drains(const ArbitratedRates& r) const {
     rebase(f, now_);
     const int* held = r.held.data();
     if (!requests_hold(f, held + r.held_start[k], held + r.held_start[k + 1])) {
-      f.backlog = std::min(f.window, std::max(0.0, f.left));
-      f.drain = 0;
-      f.opened_ns = now_;
+      window_out(f);
     } else if (f.backlog > std::max(1.0, f.volume * 1e-9)) {
       draining_.push_back(static_cast<int>(k));
     } else {
@@ -580,6 +575,13 @@ const ArbitratedRates& Scheduler::with_drains(const ArbitratedRates& r) const {
     any = any || f.drain > 0;
   }
   return any ? second : first_;
+}
+
+// Read f's requests pass now: its window is out (as much of it as it has left to move).
+void Scheduler::window_out(Running& f) const {
+  f.backlog = std::min(f.window, std::max(0.0, f.left));
+  f.drain = 0;
+  f.opened_ns = now_;
 }
 
 // A draining read's backlog has run out: its requests hold it again.

@@ -185,6 +185,7 @@ class Scheduler {
   bool requests_hold(const Running& f, const int* held, const int* end) const;
   const ArbitratedRates& with_drains(const ArbitratedRates& r) const;
   void end_drain(int slot);
+  void window_out(Running& f) const;
   bool replaces_only() const;
   void take_over() const;
   // This instant's ends (with the rates their last computation gave them) and starts, each

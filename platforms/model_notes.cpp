@@ -225,9 +225,10 @@ void memory_reads_share_a_vc(const Scenario& s, std::vector<FidelityNote>& notes
                                : which + ", read from " + name + "'s memory,") +
                            " share a VC of " + std::to_string(out.egress.vcs),
                        "the memory port returns each TC on its own VC, and within a shared VC the higher goes "
-                       "first (strict by TC) whatever the VC and port arbiters, in both fidelities "
-                       "(docs/architecture.md, \"Behind one requester\"); with 8 VCs on the link (TC n -> VC n) the "
-                       "arbiters decide",
+                       "first (strict by TC) whatever the VC and port arbiters, in both fidelities, where this "
+                       "root port is saturated; below it, where it has room, the reads' completions wait in one "
+                       "queue and share by their tag windows (docs/architecture.md, \"Behind one requester\"); "
+                       "with 8 VCs on the link (TC n -> VC n) the arbiters decide",
                        flows});
       break;
     }

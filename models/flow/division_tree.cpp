@@ -50,6 +50,7 @@ int DivisionTrees::add(int edge, const std::vector<Leaf>& leaves, int first, int
   members_.clear();
   for (int k = first; k < first + n; ++k) members_.push_back({k, leaves[static_cast<std::size_t>(k)].hop});
   const int begin = static_cast<int>(nodes_.size());
+  tree_edge_ = edge;
   group_at(edge, arb_[static_cast<std::size_t>(edge)].vc, 0, n, 0, -1);
   // Each division's cost: the mean of its leaves' (children come after their parent).
   for (int id = static_cast<int>(nodes_.size()) - 1; id > begin; --id) {
@@ -181,6 +182,7 @@ int DivisionTrees::behind_slot(int begin, int end, int index, int parent) {
     return leaf;
   }
   const int p = merged_at(begin, end);
+  if (p >= 0 && windows_queue_at(begin, end)) return by_windows(begin, end, index, parent);
   if (p >= 0) {
     const auto first = members_.begin() + begin, last = members_.begin() + end;
     for (auto it = first; it != last; ++it) --it->hop;  // now at their hops on p
@@ -193,6 +195,38 @@ int DivisionTrees::behind_slot(int begin, int end, int index, int parent) {
   const int rr = parent_node(&kRoundRobin, index, parent, end - begin);
   for (int k = 0; k < end - begin; ++k) set_child(rr, k, behind_slot(begin + k, begin + k + 1, 0, rr));
   return rr;
+}
+
+// Whether members [begin, end) of a tree's edge, arrived together and looked at a level up
+// (their hops before it), are all reads' completions whose tag windows the receiver before
+// the tree's edge holds at once (completion credits infinite, as endpoints advertise, or as
+// many): then nothing backs up into the egresses before, whose arbitration (the completer's
+// strict order by TC, say) orders them only where it is itself saturated, and there it holds
+// them already. Each read keeps its window waiting in that one queue, which leaves in
+// arrival order: each gets turns in proportion to the TLPs of its window (Little's law: one
+// queue, one wait for all). At the tree's own edge (the egress right after the completer)
+// the completer's order stands: there its queues are the egress's ingress queues.
+bool DivisionTrees::windows_queue_at(int begin, int end) const {
+  double windows = 0;
+  int into = -1;  // the edge into the tree's node (the same for all: they arrived together)
+  for (int i = begin; i < end; ++i) {
+    const Member& m = members_[static_cast<std::size_t>(i)];
+    const Hop& h = hop_of(m);
+    if (h.edge == tree_edge_ || h.cls != 2 || !std::isfinite(h.window) || !(h.window > 0)) return false;
+    const Leaf& l = (*leaves_)[static_cast<std::size_t>(m.leaf)];
+    into = (*flows_)[static_cast<std::size_t>(l.flow)]->path[static_cast<std::size_t>(l.hop - 1)].edge;
+    windows += h.window;
+  }
+  return windows <= arb_[static_cast<std::size_t>(into)].buffered[2];
+}
+
+// Members [begin, end) as leaves of a division weighted by their windows (windows_queue_at()).
+int DivisionTrees::by_windows(int begin, int end, int index, int parent) {
+  policies_.push_back(SharePolicy{ShareKind::Weighted, {}, 0});
+  for (int i = begin; i < end; ++i) policies_.back().weights.push_back(hop_of(members_[static_cast<std::size_t>(i)]).window);
+  const int n = parent_node(&policies_.back(), index, parent, end - begin);
+  for (int k = 0; k < end - begin; ++k) set_child(n, k, behind_slot(begin + k, begin + k + 1, k, n));
+  return n;
 }
 
 void DivisionTrees::claims_of(const Node& n) {

@@ -1,7 +1,8 @@
 // How one egress divides its link among the flows crossing it (edge_share.h's levels: the
 // VC arbiter among VCs, the port arbiter among requesters inside each VC, and the flows
 // behind one requester in the mix the egress before them sent them, recursively while they
-// arrived there together), as a tree of divisions. The tree depends on the flows' paths,
+// arrived there together; reads' completions a level up by their tag windows instead:
+// division_tree.cpp, windows_queue_at()), as a tree of divisions. The tree depends on the flows' paths,
 // TCs, requester slots and the TC/VC maps, not on what they ask, so the rate computation
 // (arbitrated_rates.h) builds it once and evaluates it every round: the demands summed up
 // the tree, the capacity divided down it (edge_share.h's divide() at each node). What a
@@ -61,6 +62,8 @@ class DivisionTrees {
   int behind_slot(int begin, int end, int index, int parent);
   int slots(const SharePolicy& port, int begin, int end, int index, int parent);
   int queue(int edge, int begin, int end, int index, int parent);
+  bool windows_queue_at(int begin, int end) const;
+  int by_windows(int begin, int end, int index, int parent);
   template <class Key>
   int runs(int from, int to, Key key) const;
   template <class Key>
@@ -87,6 +90,7 @@ class DivisionTrees {
   std::vector<Claim> claims_;
   std::vector<double> out_;
   std::vector<int> path_;  // could_take's way from a leaf up to the root
+  int tree_edge_ = -1;     // the edge of the tree add() builds
 };
 
 }  // namespace arbsim::flow

@@ -354,4 +354,51 @@ TEST(ArbitratedRates, FlowsBehindOnePortSplitAsTheEgressBeforeSentThem) {
   EXPECT_NEAR(r.rate[1], 4, 1e-12);
 }
 
+namespace {
+
+// A read's data from a completer (edge 0: the memory port, each TC on its own VC, the
+// highest first) down edges 1 and 2 (one VC each), its window `window` TLPs.
+FlowSpec read_data(int tc, double window) {
+  FlowSpec f = flow({hop(0), hop(1), hop(2)}, tc);
+  f.path[0].starts = true;
+  for (Hop& h : f.path) h.cls = 2, h.window = window;
+  return f;
+}
+
+ArbitratedRates two_reads_below(double root_port, double below, double completion_credits) {
+  std::vector<EdgeArbitration> arb = {vc_per_tc(strict()), EdgeArbitration{}, EdgeArbitration{}};
+  arb[1].buffered[2] = completion_credits;
+  return arbitrated_rates({100, root_port, below}, arb, {read_data(4, 768), read_data(0, 256)});
+}
+
+}  // namespace
+
+// Below a root port with room (edge 1: 50), the completions of two reads wait in edge 1's
+// receiver queue, one for both, and leave it in arrival order: the completer's strict order
+// by TC holds none of them back (it is not saturated), and each read keeps its window there,
+// so edge 2 (4) gives them turns in proportion to their windows: 768 : 256 = 3 and 1.
+TEST(ArbitratedRates, ReadsWaitingInOneQueueShareByTheirWindows) {
+  const ArbitratedRates r = two_reads_below(50, 4, kUnbounded);
+  ASSERT_TRUE(r.converged);
+  EXPECT_NEAR(r.rate[0], 3, 1e-9);
+  EXPECT_NEAR(r.rate[1], 1, 1e-9);
+}
+
+// Where the root port is the bottleneck (edge 1: 4), its ingress queues are the completer's,
+// one per TC, the highest first: TC4 takes it all.
+TEST(ArbitratedRates, ReadsAtTheCompletersOwnPortGoByItsOrder) {
+  const ArbitratedRates r = two_reads_below(4, 50, kUnbounded);
+  EXPECT_NEAR(r.rate[0], 4, 1e-9);
+  EXPECT_NEAR(r.rate[1], 0, 1e-9);
+}
+
+// With completion credits fewer than the windows (100 TLPs against 1,024), the queue below
+// the root port backs up into it, and the root port's order (the completer's, by TC)
+// decides what reaches edge 2: TC4 first, 4 and 0.
+TEST(ArbitratedRates, ReadsBackedUpIntoTheRootPortGoByItsOrder) {
+  const ArbitratedRates r = two_reads_below(50, 4, 100);
+  EXPECT_NEAR(r.rate[0], 4, 1e-9);
+  EXPECT_NEAR(r.rate[1], 0, 1e-9);
+}
+
 }  // namespace arbitrated_rates_test

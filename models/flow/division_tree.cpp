@@ -208,15 +208,14 @@ int DivisionTrees::behind_slot(int begin, int end, int index, int parent) {
 // the completer's order stands: there its queues are the egress's ingress queues.
 bool DivisionTrees::windows_queue_at(int begin, int end) const {
   double windows = 0;
-  int into = -1;  // the edge into the tree's node (the same for all: they arrived together)
   for (int i = begin; i < end; ++i) {
-    const Member& m = members_[static_cast<std::size_t>(i)];
-    const Hop& h = hop_of(m);
+    const Hop& h = hop_of(members_[static_cast<std::size_t>(i)]);
     if (h.edge == tree_edge_ || h.cls != 2 || !std::isfinite(h.window) || !(h.window > 0)) return false;
-    const Leaf& l = (*leaves_)[static_cast<std::size_t>(m.leaf)];
-    into = (*flows_)[static_cast<std::size_t>(l.flow)]->path[static_cast<std::size_t>(l.hop - 1)].edge;
     windows += h.window;
   }
+  // The edge into the tree's node: the same for all (they arrived together).
+  const Leaf& l = (*leaves_)[static_cast<std::size_t>(members_[static_cast<std::size_t>(begin)].leaf)];
+  const int into = (*flows_)[static_cast<std::size_t>(l.flow)]->path[static_cast<std::size_t>(l.hop - 1)].edge;
   return windows <= arb_[static_cast<std::size_t>(into)].buffered[2];
 }
 

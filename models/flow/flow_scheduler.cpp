@@ -138,7 +138,7 @@ std::vector<int> Scheduler::advance(double now_ns) {
     Running& f = slots_[static_cast<std::size_t>(slot)];
     rebase(f, now_);
     finished_rates_.push_back(f.burst >= 0 ? f.burst : f.moved_at >= 0 ? f.moved_at : f.rate);
-    finished_opened_.push_back(f.requests_at < f.spec.path.size() ? f.opened_ns : kUnbounded);
+    finished_opened_.push_back(f.read() ? f.opened_ns : kUnbounded);
     ids.push_back(f.id);
     retire(slot);
   }
@@ -416,7 +416,7 @@ void Scheduler::take_over() const {
     f.held = e.held;
     // A read whose requests pass has its window out (with_drains(), which a replacement skips;
     // one held by its requests replaces nothing: Ended::drained).
-    if (f.requests_at < f.spec.path.size()) window_out(f);
+    if (f.read()) window_out(f);
     if (keep_recomputed_) recomputed_.push_back(f.id);
     ++replacements_;
   }
@@ -495,15 +495,13 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
       for (int slot : slots) unsettled_ids_.push_back(slots_[static_cast<std::size_t>(slot)].id);
   }
   for (int slot : slots) {
-    slots_[static_cast<std::size_t>(slot)].fresh = false;
-    slots_[static_cast<std::size_t>(slot)].converged = r->converged;
+    Running& f = slots_[static_cast<std::size_t>(slot)];
+    f.fresh = false;
+    f.converged = r->converged;
     const std::size_t i = static_cast<std::size_t>(place_[static_cast<std::size_t>(slot)]);
     set_rate(slot, r->rate[i]);
-    // (A read's drain that starts or stops changes no rate of its own.)
-    if (slots_[static_cast<std::size_t>(slot)].requests_at < slots_[static_cast<std::size_t>(slot)].spec.path.size())
-      keyed(slot);
-    slots_[static_cast<std::size_t>(slot)].held.assign(r->held.begin() + r->held_start[i],
-                                                        r->held.begin() + r->held_start[i + 1]);
+    if (f.read()) keyed(slot);  // (a read's drain that starts or stops changes no rate of its own)
+    f.held.assign(r->held.begin() + r->held_start[i], r->held.begin() + r->held_start[i + 1]);
   }
 }
 
@@ -520,7 +518,7 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
 // a strict higher VC's writes up its own link, tied with a saturated downlink, got its window
 // out, in a trees trial (u007), and 1 KiB reads ended 47 us early).
 bool Scheduler::requests_hold(const Running& f, const int* held, const int* end) const {
-  if (f.requests_at >= f.spec.path.size()) return false;
+  if (!f.read()) return false;
   const auto from = f.spec.path.begin() + static_cast<std::ptrdiff_t>(f.requests_at);
   for (const int* e = held; e != end; ++e)
     if (std::any_of(from, f.spec.path.end(), [&](const Hop& h) { return h.edge == *e; })) return true;
@@ -536,7 +534,7 @@ const ArbitratedRates& Scheduler::with_drains(const ArbitratedRates& r) const {
   draining_.clear();
   for (std::size_t k = 0; k < order_.size(); ++k) {
     Running& f = slots_[static_cast<std::size_t>(order_[k])];
-    if (f.requests_at >= f.spec.path.size()) continue;
+    if (!f.read()) continue;
     rebase(f, now_);
     const int* held = r.held.data();
     if (!requests_hold(f, held + r.held_start[k], held + r.held_start[k + 1])) {

@@ -162,6 +162,7 @@ class Scheduler {
     std::size_t requests_at = 0;
     double window = 0, backlog = 0, drain = 0;
     double opened_ns = -1;  // when its requests last passed (-1: not yet)
+    bool read() const { return requests_at < spec.path.size(); }
   };
   void move_to(double now_ns);
   Running& at(int id);

@@ -238,6 +238,43 @@ TEST(FlowArbitration, AReadsWindowFillsTheQueuesNearestItsHoldFirst) {
 
 namespace {
 
+// Survey seed 30117, trimmed to its two apps that meet: gpu0's peer write t0 to gpu2 is held
+// by gpu2's Gen2 x4 link and backs up into the three queues on gpu0's way up (sw1's and
+// sw0's virtual output queues towards rc0, rc0's FIFO), each holding 128 of its MWrs (128
+// posted header credits); gpu0's read t5 (256 tags of MRRS 256 B) sends its MRds the same
+// way, so each MRd waits in all three behind those writes. By Little's law the 256 tags
+// spread over the three queues as the time spent in each: 85 1/3 MRds in each, leaving
+// with 128 MWrs of t0: t5 moves 256 x 256 B per 384 of t0's 128 B MWrs, each at gpu2's link
+// pace (MWr of 128 + 24 wire bytes). The fluid had counted the whole window in every queue
+// (capped at its 128 non-posted credits): one MRd per MWr, and t5 took 2,534 us. By hand
+// 3,799.8 us; the packet model 3,872.4 (+1.9 %), the fluid 3,800.8 (+0.03 %).
+double spread_read_time() {
+  PcieLinkParams gen2x4;
+  gen2x4.gen = 2;
+  gen2x4.width = 4;
+  gen2x4.mps = 128;
+  const double mwr_per_ns = tlp_bandwidth_gbps(gen2x4) / 8 / (128 + 24);
+  return 7409664.0 / (256.0 * 256 * mwr_per_ns / (3 * 128));
+}
+
+void expect_spread_read(const SimOutcome& o) {
+  EXPECT_NEAR((end_of(o, "t5") - 185979) / spread_read_time(), 1.0, 0.03);
+  EXPECT_GT(end_of(o, "t0"), end_of(o, "t5"));  // t0 runs throughout
+}
+
+}  // namespace
+
+TEST(FlowArbitration, AReadsWindowIsSpreadOverTheQueuesItWaitsIn) {
+  expect_spread_read(simulate(load_scenario("tests/data/regress/survey30117.yaml", {})));
+}
+
+// The hand timeline is the packet model's.
+TEST(FlowArbitration, AReadsWindowIsSpreadOverTheQueuesItWaitsInInThePacketModel) {
+  expect_spread_read(simulate(load_scenario("tests/data/regress/survey30117.yaml", {"sim.fidelity=packet"})));
+}
+
+namespace {
+
 // Two reads fill rc0 -> sw0: `big` of 8 MiB and `other` of `size`.
 std::string two_reads(const char* size) {
   return two_gpu_platform() +

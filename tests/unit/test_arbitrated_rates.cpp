@@ -401,4 +401,55 @@ TEST(ArbitratedRates, ReadsBackedUpIntoTheRootPortGoByItsOrder) {
   EXPECT_NEAR(r.rate[1], 0, 1e-9);
 }
 
+namespace {
+
+// A GPU's write (posted) and its read's MRds (non-posted, window `window`) leave over edges
+// 0, 1 and 2 (10 TLPs per ns each, one VC, round robin), whose receivers queue one FIFO for
+// all their classes with 128 TLPs of credits for each; the write goes on over edge 3 (1: it
+// is held there and backs up into all three queues), the MRds over edge 4 (10) to memory.
+// With `fifo` false edges 1 and 2's receivers have virtual output queues, and the write and
+// the MRds leave them by different egresses.
+ArbitratedRates read_behind_a_backed_up_write(double window, bool fifo = true) {
+  std::vector<EdgeArbitration> arb(5);
+  for (int e = 0; e < 3; ++e) {
+    arb[static_cast<std::size_t>(e)].buffered = {128, 128, EdgeArbitration::kNoLimit};
+    arb[static_cast<std::size_t>(e)].fifo_ingress = fifo || e == 0;
+  }
+  FlowSpec write = flow({hop(0), hop(1), hop(2), hop(3)});
+  write.path[0].starts = true;
+  FlowSpec read = flow({hop(0), hop(1), hop(2), hop(4)});
+  read.path[0].starts = true;
+  for (Hop& h : read.path) h.cls = 1, h.window = window;
+  return arbitrated_rates({10, 10, 10, 1, 10}, arb, {write, read});
+}
+
+}  // namespace
+
+// Each queue drains at the write's pace (1 TLP per ns) and leaves its classes in proportion
+// to the TLPs of each it holds: the write's 128, and the MRds there. Each MRd passes all
+// three queues, so it spends the same time in each and the read's 256 tags are spread over
+// them, 85 1/3 per queue (Little's law): its MRds get 85 1/3 / 128 = 2/3 of the write's
+// turns. (Counting the whole window in each queue, capped at its 128 credits, gave 1.)
+TEST(ArbitratedRates, AReadsWindowIsSpreadOverTheQueuesItWaitsInBehindAWrite) {
+  const ArbitratedRates r = read_behind_a_backed_up_write(256);
+  ASSERT_TRUE(r.converged);
+  EXPECT_NEAR(r.rate[0], 1, 1e-9);
+  EXPECT_NEAR(r.rate[1], 2.0 / 3, 1e-6);
+}
+
+// A window of 3 x 128 fills every queue's non-posted credits: one MRd per write TLP.
+TEST(ArbitratedRates, AWindowThatFillsEveryQueueGetsItsCreditsShare) {
+  const ArbitratedRates r = read_behind_a_backed_up_write(384);
+  EXPECT_NEAR(r.rate[0], 1, 1e-9);
+  EXPECT_NEAR(r.rate[1], 1, 1e-6);
+}
+
+// Behind virtual output queues at edges 1 and 2 the MRds wait behind the write in edge 0's
+// queue alone, which their whole window reaches: 128 against 128, one each.
+TEST(ArbitratedRates, AReadWaitingInOneQueueKeepsItsWindowThere) {
+  const ArbitratedRates r = read_behind_a_backed_up_write(256, false);
+  EXPECT_NEAR(r.rate[0], 1, 1e-9);
+  EXPECT_NEAR(r.rate[1], 1, 1e-6);
+}
+
 }  // namespace arbitrated_rates_test

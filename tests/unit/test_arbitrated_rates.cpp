@@ -452,4 +452,52 @@ TEST(ArbitratedRates, AReadWaitingInOneQueueKeepsItsWindowThere) {
   EXPECT_NEAR(r.rate[1], 1, 1e-6);
 }
 
+// Behind a queue beyond: edge 2 (1) holds flow h, which backs up into edge 1's receiver, a
+// FIFO of 128 TLPs per class, that a's writes and b's MRds (window 128) share with it; a then
+// waits in that queue, and backs up into edge 0's receiver, another such FIFO, with b's MRds
+// behind its writes. So b's MRds wait in both FIFOs: behind a's 128 writes at edge 0, which
+// drain at a's pace, and behind 128 writes of h and a at edge 1, which drain at both's. By
+// hand: h and a each get 1 TLP per ns (edge 1's egress takes turns between its two ports,
+// and rc0's FIFO sends a's writes as fast as h's), so an MRd waits 128 ns at edge 0 and 64 at
+// edge 1, and b's 128 tags give it 128 / 192 = 2/3 MRd per ns (Little's law). Taking a's
+// writes at edge 0 to be divided by edge 1's egress, the fluid let b's MRds pass a there: 2.
+TEST(ArbitratedRates, MrdsBehindWritesThatAQueueBeyondHoldsWaitInTheFifo) {
+  std::vector<EdgeArbitration> arb(5);
+  for (int e : {0, 1}) {
+    arb[static_cast<std::size_t>(e)].buffered = {128, 128, EdgeArbitration::kNoLimit};
+    arb[static_cast<std::size_t>(e)].fifo_ingress = true;
+  }
+  FlowSpec h = flow({hop(4), hop(1, 1), hop(2)});
+  FlowSpec a = flow({hop(0), hop(1, 0), hop(3)});
+  FlowSpec b = flow({hop(0, 1), hop(1, 0), hop(3)});
+  for (FlowSpec* f : {&h, &a, &b}) f->path[0].starts = true;
+  for (Hop& x : b.path) x.cls = 1, x.window = 128;
+  const ArbitratedRates r = arbitrated_rates({10, 10, 1, 100, 10}, arb, {h, a, b});
+  ASSERT_TRUE(r.converged);
+  EXPECT_NEAR(r.rate[0], 1, 1e-6);
+  EXPECT_NEAR(r.rate[1], 1, 1e-6);
+  EXPECT_NEAR(r.rate[2], 2.0 / 3, 1e-6);
+}
+
+// Two reads' data from a completer whose TCs have their own VCs (edge 0, strict, TC4 first)
+// share edge 1 (one VC) into a switch's FIFO of infinite completion credits; edge 2 (1) holds
+// x (TC4), edge 3 (10) does not hold y (TC0). The FIFO takes in whatever edge 1 brings, so
+// edge 1's egress never has a backlog to serve by ingress VC: each read waits there with its
+// window, 256 TLPs each, and they leave in arrival order, one of y's per one of x's: y gets
+// x's 1. Serving x first out of a backlog, the fluid stopped y.
+TEST(ArbitratedRates, ReadsInAFifoOfInfiniteCreditsLeaveByTheirWindows) {
+  std::vector<EdgeArbitration> arb = {vc_per_tc(strict()), EdgeArbitration{}, EdgeArbitration{}, EdgeArbitration{}};
+  arb[1].fifo_ingress = true;
+  FlowSpec x = flow({hop(0), hop(1), hop(2)}, 4);
+  FlowSpec y = flow({hop(0), hop(1), hop(3)}, 0);
+  for (FlowSpec* f : {&x, &y}) {
+    f->path[0].starts = true;
+    for (Hop& k : f->path) k.cls = 2, k.window = 256;
+  }
+  const ArbitratedRates r = arbitrated_rates({100, 10, 1, 10}, arb, {x, y});
+  ASSERT_TRUE(r.converged);
+  EXPECT_NEAR(r.rate[0], 1, 1e-6);
+  EXPECT_NEAR(r.rate[1], 1, 1e-6);
+}
+
 }  // namespace arbitrated_rates_test

@@ -480,9 +480,10 @@ class ArbitratedSolver::Impl {
     for (int i = b; i < e && !any; ++i)
       any = probe_demand_[i] > 0 && i != backs_[from].entry && !with_held(i);
     if (!any) return;
-    lone_held_ = to - from == 1;
+    const bool by_windows = fifo_of_windows(le, from, to);
+    windows_seen_ = windows_seen_ || by_windows;
     const auto drains = [&](double c) {
-      divide_queue(le, c);
+      divide_queue(le, c, by_windows && refined_);
       for (std::size_t k = from; k < to; ++k)
         if (queue_share_[backs_[k].entry] > backs_[k].drain * (1 + kSatisfied)) return false;
       return true;
@@ -527,12 +528,30 @@ class ArbitratedSolver::Impl {
 
   const Hop& hop_of(int i) const { return flow(entries_[i].flow).path[static_cast<std::size_t>(entries_[i].hop)]; }
 
+  // Whether the queue of backs_[from, to), asked as probe_demand_ has it, is one
+  // divide_by_windows() divides: a FIFO of one credit class whose credits never run out,
+  // one held flow in it, and every flow in it with a window.
+  bool fifo_of_windows(int le, std::size_t from, std::size_t to) const {
+    const EdgeArbitration& a = arb_[static_cast<std::size_t>(edges_[le])];
+    if (to - from != 1 || !a.fifo_ingress) return false;
+    int cls = -1;
+    double held = 0;
+    for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
+      if (!(probe_demand_[i] > 0)) continue;
+      if (cls >= 0 && hop_of(i).cls != cls) return false;
+      cls = hop_of(i).cls;
+      held += window_[i];
+    }
+    return cls >= 0 && a.buffered[static_cast<std::size_t>(cls)] == EdgeArbitration::kNoLimit && std::isfinite(held);
+  }
+
   // Divides capacity c (wire bytes per ns) of local edge le among the entries asking
-  // probe_demand_ (the queue's; the rest ask 0) into queue_share_. A queue of several credit
+  // probe_demand_ (the queue's; the rest ask 0) into queue_share_, by the windows waiting
+  // in it where `by_windows` (divide_by_windows()). A queue of several credit
   // classes, backed up, takes each class in as its credits return, so it leaves with each
   // class's turns in proportion to the TLPs of it the queue holds at most (division_tree.h,
   // the same rule at the next egress); inside a class, the sender's arbitration divides.
-  void divide_queue(int le, double c) {
+  void divide_queue(int le, double c, bool by_windows) {
     const int b = edge_start_[le], e = edge_start_[le + 1];
     const EdgeArbitration& a = arb_[static_cast<std::size_t>(edges_[le])];
     std::array<double, 3> held{}, wire{}, cost{}, count{};
@@ -546,10 +565,7 @@ class ArbitratedSolver::Impl {
       }
     const int classes = (count[0] > 0) + (count[1] > 0) + (count[2] > 0);
     if (classes <= 1) {
-      const std::size_t k = count[0] > 0 ? 0 : count[1] > 0 ? 1 : 2;
-      const bool by_windows = lone_held_ && a.fifo_ingress && a.buffered[k] == EdgeArbitration::kNoLimit && std::isfinite(held[k]);
-      windows_seen_ = windows_seen_ || by_windows;
-      if (by_windows && refined_)
+      if (by_windows)
         divide_by_windows(le, c);
       else
         trees_.divide(le, c, probe_demand_, queue_share_);
@@ -584,19 +600,19 @@ class ArbitratedSolver::Impl {
   // the other's and both fell to 0 (survey seed 30021, a read 145 % late).
   void divide_by_windows(int le, double c) {
     const int b = edge_start_[le], e = edge_start_[le + 1];
-    window_policy_.kind = ShareKind::Weighted;
-    window_policy_.weights.clear();
-    window_claims_.clear();
+    class_policy_.kind = ShareKind::Weighted;  // (the class division's scratch: divide_queue() is not using it)
+    class_policy_.weights.clear();
+    class_claims_.clear();
     window_who_.clear();
     for (int i = b; i < e; ++i) {
       queue_share_[i] = 0;
       if (!(probe_demand_[i] > 0)) continue;
-      window_policy_.weights.push_back(window_[i]);
-      window_claims_.push_back({static_cast<int>(window_who_.size()), probe_demand_[i] * entries_[i].weight,
-                                entries_[i].weight * entries_[i].tlp});
+      class_policy_.weights.push_back(window_[i]);
+      class_claims_.push_back({static_cast<int>(window_who_.size()), probe_demand_[i] * entries_[i].weight,
+                               entries_[i].weight * entries_[i].tlp});
       window_who_.push_back(i);
     }
-    divide(window_policy_, window_claims_, c, class_cap_);
+    divide(class_policy_, class_claims_, c, class_cap_);
     for (std::size_t n = 0; n < window_who_.size(); ++n)
       queue_share_[window_who_[n]] = class_cap_[n] / entries_[window_who_[n]].weight;
   }
@@ -852,13 +868,10 @@ class ArbitratedSolver::Impl {
   std::vector<double> queued_, next_queued_;  // [flow] the bound of the queues it waits in
   std::vector<int> queued_at_, next_queued_at_;  // [flow] the (global) edge into the queue that binds, -1
   std::vector<double> probe_demand_, probe_share_, queue_share_, class_demand_;  // [entry] bound_queue()'s
-  SharePolicy class_policy_;  // a queue's division among credit classes
+  SharePolicy class_policy_;  // a queue's division among credit classes, or by windows (divide_by_windows())
   std::vector<Claim> class_claims_;
-  bool lone_held_ = false;      // bound_queue()'s queue has one held flow
   bool windows_seen_ = false;  // this round: a queue settle()'s second solve divides by windows
-  SharePolicy window_policy_;  // a FIFO of infinite credits' division by windows
-  std::vector<Claim> window_claims_;
-  std::vector<int> window_who_;
+  std::vector<int> window_who_;  // divide_by_windows()'s entries, by claim
   std::vector<double> class_cap_;
   ArbitratedRates result_;
   // A flow held at a link by one held before it: (flow x, its hop at a) to weigh nothing,

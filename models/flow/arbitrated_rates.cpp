@@ -118,6 +118,7 @@ class ArbitratedSolver::Impl {
     result_.rate.assign(n, kUnbounded);
     result_.held_start.assign(n + 1, 0);
     result_.held.clear();
+    result_.queued_window.assign(n, 0.0);
     share_.assign(m, kUnbounded);
     bound_.assign(m, kUnbounded);
     demand_.assign(m, kUnbounded);
@@ -630,6 +631,19 @@ class ArbitratedSolver::Impl {
     }
   }
 
+  // What of flow f's window the receiver's queue of edge e holds, in units of its rate: its
+  // window there (spread over the queues it waits in: spread_windows()), at most the room.
+  double window_in(std::size_t f, int e) const {
+    const int from = hop_entry_start_[f];
+    for (std::size_t k = 0; k < flow(f).path.size(); ++k) {
+      const Hop& h = flow(f).path[k];
+      if (h.edge != e) continue;
+      const int i = hop_entry_[static_cast<std::size_t>(from) + k];
+      return std::min(i >= 0 ? window_[i] : h.window, room(h)) * h.tlp;
+    }
+    return 0.0;
+  }
+
   // Whether entry i's flow has another entry (only then is i's bound read).
   bool shares_elsewhere(int i) const { return entries_of_[entries_[i].flow] > 1; }
 
@@ -646,8 +660,10 @@ class ArbitratedSolver::Impl {
         if (const int i = hop_entry_[k]; i >= 0) r = std::min(r, share_[i]);
       result_.rate[f] = r;
       result_.held_start[f] = static_cast<int>(result_.held.size());
+      result_.queued_window[f] = 0;
       if (queued_[f] < flow(f).cap && r >= queued_[f] * (1 - kSatisfied)) {  // a queue holds it: there
         result_.held.push_back(queued_at_[f]);
+        result_.queued_window[f] = window_in(f, queued_at_[f]);
         continue;
       }
       if (r >= flow(f).cap * (1 - kSatisfied)) continue;
@@ -830,6 +846,7 @@ class ArbitratedSolver::Impl {
     result_.rate = max_min_rates(cap_, *flows_, binds_);
     result_.held_start.assign(flows_->size() + 1, 0);
     result_.held.clear();
+    result_.queued_window.assign(flows_->size(), 0.0);
   }
 
   const std::vector<double>& cap_;

@@ -42,6 +42,10 @@ struct ArbitratedRates {
   // that queue alone; none when its cap limits it, or nothing does. Flow f's are
   // held[held_start[f], held_start[f + 1]).
   std::vector<int> held_start, held;
+  // Per flow, where a queue that backs up holds it (held is then the link into that queue),
+  // what of its window waits there: its TLPs in the queue (its window, at most the queue's
+  // room for their class) times the units of rate each carries; 0 where no queue holds it.
+  std::vector<double> queued_window;
   int rounds = 0;         // Jacobi rounds (each over the edges whose inputs changed)
   bool converged = true;  // false: the rates are flat max-min's (see above)
   bool damped = false;    // settled only when damped (see above): converged, at an unstable fixed point

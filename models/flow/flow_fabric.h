@@ -141,6 +141,8 @@ class FlowFabric : public sc_core::sc_module {
   void release_engines();  // SC_METHOD: reads whose last request is due now (release_lag_ns)
   double release_lag_ns(const Moving& m, double rate) const;
   double in_waves(const flow::TransferSpec& s, const flow::TransferPlan& plan) const;
+  double last_wave_ns(const Moving& m, double rate, double queued) const;
+  bool own_tags(const Moving& m) const;
   double timeline_pace(const Copy& c, const flow::TransferPlan& plan, double burst) const;
   double completer_delay_ns(const Moving& m) const;
   std::vector<int> slots_on(const std::vector<int>& path, int first) const;
@@ -175,6 +177,11 @@ class FlowFabric : public sc_core::sc_module {
   TransferTracker& tracker_;
   double ended_opened_ns_ = -1;  // (ended_read_opened_ns())
   std::map<int, Moving> moving_;       // by scheduler flow id
+  // The reads moving per engine (engine_key(): its requester node and slot), for own_tags().
+  std::unordered_map<uint64_t, int> reads_on_engine_;
+  static uint64_t engine_key(const Copy& c) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(c.spec.requester)) << 32 | static_cast<uint32_t>(c.spec.first_slot);
+  }
   std::unordered_map<uint64_t, int> flow_of_transfer_;  // the moving copies' scheduler ids
   std::map<int, Tail> tails_;                            // overtaken tails by scheduler id
   std::unordered_map<uint64_t, int> tail_of_transfer_;   // their scheduler ids by transfer

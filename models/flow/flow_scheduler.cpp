@@ -133,12 +133,14 @@ std::vector<int> Scheduler::advance(double now_ns) {
   while (!drain_.empty() && drain_.top_key() <= now_ + 1e-3) end_drain(drain_.top());
   finished_rates_.clear();
   finished_opened_.clear();
+  finished_queued_window_.clear();
   std::vector<int> ids;
   for (int slot : done) {
     Running& f = slots_[static_cast<std::size_t>(slot)];
     rebase(f, now_);
     finished_rates_.push_back(f.burst >= 0 ? f.burst : f.moved_at >= 0 ? f.moved_at : f.rate);
     finished_opened_.push_back(f.read() ? f.opened_ns : kUnbounded);
+    finished_queued_window_.push_back(f.queued_throughout ? f.queued_window : 0.0);
     ids.push_back(f.id);
     retire(slot);
   }
@@ -160,7 +162,7 @@ void Scheduler::retire(int slot) {
   slot_of_.erase(f.id);
   f.id = -1;
   const bool drained = f.drain > 0 || requests_hold(f, f.held.data(), f.held.data() + f.held.size());
-  ended_.push_back({std::move(f.spec), f.hash, f.rate, std::move(f.held), !f.fresh && f.converged, false, drained});
+  ended_.push_back({std::move(f.spec), f.hash, f.rate, std::move(f.held), f.queued_window, !f.fresh && f.converged, false, drained});
   f.spec.path.clear();
   f.held.clear();
   free_.push_back(slot);
@@ -401,7 +403,7 @@ bool Scheduler::replaces_only() const {
     for (int other : on_edge_[static_cast<std::size_t>(e.spec.path.front().edge)]) {
       const Running& g = slots_[static_cast<std::size_t>(other)];
       if (other == slot || g.hash != e.hash || !spec_equal(g.spec, e.spec)) continue;
-      if (g.fresh || g.rate != e.rate || g.held != e.held) return false;
+      if (g.fresh || g.rate != e.rate || g.held != e.held || g.queued_window != e.queued_window) return false;
     }
   }
   return true;
@@ -414,6 +416,8 @@ void Scheduler::take_over() const {
     f.fresh = false;
     set_rate(slot, e.rate);
     f.held = e.held;
+    f.queued_window = e.queued_window;
+    f.queued_throughout = f.queued_throughout && f.queued_window > 0;
     // A read whose requests pass has its window out (with_drains(), which a replacement skips;
     // one held by its requests replaces nothing: Ended::drained).
     if (f.read()) window_out(f);
@@ -502,6 +506,8 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
     set_rate(slot, r->rate[i]);
     if (f.read()) keyed(slot);  // (a read's drain that starts or stops changes no rate of its own)
     f.held.assign(r->held.begin() + r->held_start[i], r->held.begin() + r->held_start[i + 1]);
+    f.queued_window = r->queued_window.empty() ? 0.0 : r->queued_window[i];
+    f.queued_throughout = f.queued_throughout && f.queued_window > 0;
   }
 }
 
@@ -599,6 +605,7 @@ const ArbitratedRates& Scheduler::rates_of_order() const {
   flat_.rate = max_min_rates(capacity_, specs_, &binds_);
   flat_.held_start.assign(specs_.size() + 1, 0);
   flat_.held.clear();
+  flat_.queued_window.assign(specs_.size(), 0.0);
   flat_.rounds = 0;
   flat_.converged = true;
   return flat_;

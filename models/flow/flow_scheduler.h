@@ -68,6 +68,10 @@ class Scheduler {
   // or the time its requests out at its start went: add(); -1: never; a write: kUnbounded),
   // in the same order.
   const std::vector<double>& finished_opened_ns() const { return finished_opened_; }
+  // Of the same flows, what of each one's window waited in a queue that backed up and held it
+  // at its last computation (ArbitratedRates::queued_window), where such a queue held it at
+  // every computation since its start; else 0.
+  const std::vector<double>& finished_queued_window() const { return finished_queued_window_; }
   // A flow of `volume` bytes starts at `now_ns` (call advance(now_ns) first, so flows that
   // finish by then do not share the new rates). Returns its id. Throws
   // std::invalid_argument on a spec arbitrated_rates() refuses. With a `release` (left > 0) it
@@ -143,6 +147,8 @@ class Scheduler {
     double rate = 0;
     double moved_at = -1;  // the rate over its last interval of positive length (-1: none yet)
     std::vector<int> held;
+    double queued_window = 0;  // (ArbitratedRates::queued_window)
+    bool queued_throughout = true;  // a queue held it at every computation since its start
     double most = kUnbounded;  // the most it can ever move: its cap, or its slowest edge alone
     FlowSpec spec;
     uint64_t hash = 0;  // spec_hash(spec): its place in the solver's order (rate_memo.h)
@@ -197,6 +203,7 @@ class Scheduler {
     uint64_t hash = 0;
     double rate = 0;
     std::vector<int> held;
+    double queued_window = 0;
     bool usable = false, taken = false;
     bool drained = false;  // a read held by its requests: a start does not take its rates
   };
@@ -258,6 +265,7 @@ class Scheduler {
   mutable ArbitratedRates flat_;  // flat max-min's rates, as the solver gives its own
   std::vector<double> finished_rates_;
   std::vector<double> finished_opened_;
+  std::vector<double> finished_queued_window_;
   std::vector<int> released_;
 };
 

@@ -1739,3 +1739,40 @@ TEST(FlowArbitration, ReadsInOneQueueBelowARootPortWithRoomShareByTheirWindows) 
 TEST(FlowArbitration, ReadsInOneQueueBelowARootPortWithRoomShareByTheirWindowsInThePacketModel) {
   expect_reads_by_window(run_yaml(reads_by_window("packet")));
 }
+
+namespace {
+
+// Survey seed 30167, trimmed to its two apps that meet: gpu3's peer write t2 is held by
+// rc0 -> sw0 (Gen2 x4) and backs up into rc0's FIFO from gpu3, 128 MWrs of 256 B (its 2,048
+// posted data credits); gpu3's read t5 (256 tags, MRRS 512 B) has its MRds wait in that FIFO
+// behind them, 128 at a time (its 128 non-posted credits), so they pass in waves of 128, one
+// per 128 MWrs of t2 drained: R = 128 MWrs at the Gen2 x4 link's pace (256 + 24 wire bytes
+// each). The read's 2,728 MRds make 21 whole waves and a last of 40 (20,480 B); the first
+// wave's data come a wave's wait after the read's start, and the last wave's a wait after the
+// one before, at gpu3's Gen4 x8 link's pace (CplDs of 256 B): by hand 22 R + 20,480 B at that
+// pace = 438.3 us. The packet model: 440.4 us (+0.5 %). The fluid, spreading the last wave at
+// the read's rate, ended it at 423.6 us (-3.3 %): each half wave more stepped its end by
+// 9.9 us where the packet model's stepped by 17.4 and 2.4 (flow_fabric.cpp, last_wave_ns()).
+double waves_read_time() {
+  PcieLinkParams gen2x4, gen4x8;
+  gen2x4.gen = 2;
+  gen2x4.width = 4;
+  gen4x8.gen = 4;
+  gen4x8.width = 8;
+  const double wave_ns = 128 * (256 + 24) / (tlp_bandwidth_gbps(gen2x4) / 8);
+  const double last_ns = 20480.0 / 256 * (256 + tlp_overhead_bytes(TlpType::CplD, gen4x8)) / (tlp_bandwidth_gbps(gen4x8) / 8);
+  return 22 * wave_ns + last_ns;
+}
+
+}  // namespace
+
+TEST(FlowArbitration, AReadHeldByAQueueEndsInWholeWaves) {
+  const SimOutcome o = simulate(load_scenario("tests/data/regress/survey30167.yaml", {}));
+  EXPECT_NEAR(end_of(o, "t5"), waves_read_time(), 0.01 * waves_read_time());
+}
+
+// The hand timeline is the packet model's.
+TEST(FlowArbitration, AReadHeldByAQueueEndsInWholeWavesInThePacketModel) {
+  const SimOutcome o = simulate(load_scenario("tests/data/regress/survey30167.yaml", {"sim.fidelity=packet"}));
+  EXPECT_NEAR(end_of(o, "t5"), waves_read_time(), 0.01 * waves_read_time());
+}

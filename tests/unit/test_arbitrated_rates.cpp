@@ -445,11 +445,36 @@ TEST(ArbitratedRates, AWindowThatFillsEveryQueueGetsItsCreditsShare) {
 }
 
 // Behind virtual output queues at edges 1 and 2 the MRds wait behind the write in edge 0's
-// queue alone, which their whole window reaches: 128 against 128, one each.
+// FIFO and in edge 1's queue to edge 2, where both go next (not in edge 2's: the write's
+// queue there is to edge 3): their window spread over two queues, 128 in each against the
+// write's 128, one each.
 TEST(ArbitratedRates, AReadWaitingInOneQueueKeepsItsWindowThere) {
   const ArbitratedRates r = read_behind_a_backed_up_write(256, false);
   EXPECT_NEAR(r.rate[0], 1, 1e-9);
   EXPECT_NEAR(r.rate[1], 1, 1e-6);
+}
+
+// What holds each flow, and what of its window waits there (ArbitratedRates::queued_window,
+// the waves a read's last byte comes in: flow_fabric.cpp, last_wave_ns()). The write is held
+// by edge 3's egress, no queue: 0. The read is held by a queue it waits in, edge 0's: behind
+// virtual output queues its window is spread over two queues (the test before), 256 tags give
+// 128 in each, the queue's non-posted credits; 64 give 32 (so its MRds get 32 per 128 write
+// TLPs: 0.25 of the write's 1 per ns); behind three FIFOs, a third of 256 in each.
+TEST(ArbitratedRates, AReadHeldByAQueueHasWhatItHoldsThereAsItsQueuedWindow) {
+  const auto held = [](const ArbitratedRates& r, std::size_t f) {
+    return std::vector<int>(r.held.begin() + r.held_start[f], r.held.begin() + r.held_start[f + 1]);
+  };
+  const ArbitratedRates voq = read_behind_a_backed_up_write(256, false);
+  EXPECT_EQ(held(voq, 0), std::vector<int>{3});
+  EXPECT_EQ(voq.queued_window[0], 0.0);
+  EXPECT_EQ(held(voq, 1), std::vector<int>{0});
+  EXPECT_NEAR(voq.queued_window[1], 128, 1e-9);
+  const ArbitratedRates small = read_behind_a_backed_up_write(64, false);
+  EXPECT_NEAR(small.rate[1], 0.25, 1e-6);  // 32 MRds per 128 write TLPs ahead
+  EXPECT_NEAR(small.queued_window[1], 32, 1e-9);
+  const ArbitratedRates fifo = read_behind_a_backed_up_write(256);
+  EXPECT_EQ(held(fifo, 1).size(), 1u);
+  EXPECT_NEAR(fifo.queued_window[1], 256.0 / 3, 1e-6);
 }
 
 // Behind a queue beyond: edge 2 (1) holds flow h, which backs up into edge 1's receiver, a

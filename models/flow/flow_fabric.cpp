@@ -120,7 +120,6 @@ void FlowFabric::start(Copy c) {
   const double out = ahead ? std::min(window, bytes) * m.plan.volume / std::max(1.0, bytes) : 0.0;
   const int id = sched_.add(now_ns(), m.plan.volume, m.plan.flow, release, later, out, ahead ? c.opened_ns : -1.0);
   const Moving& moved = moving_.emplace(id, std::move(m)).first->second;
-  if (moved.copy.spec.read) ++reads_on_engine_[engine_key(moved.copy)];
   flow_of_transfer_[moved.copy.transfer] = id;
   lockstep_.started(id, moved.copy.flow_id, moved.copy.spec.bytes, now_ps());
   if (watching_) {
@@ -289,11 +288,10 @@ void FlowFabric::wake() {
     auto it = moving_.find(done[k]);
     Moving m = std::move(it->second);
     moving_.erase(it);
-    if (m.copy.spec.read && --reads_on_engine_[engine_key(m.copy)] == 0) reads_on_engine_.erase(engine_key(m.copy));
     flow_of_transfer_.erase(m.copy.transfer);
     account(m, 1.0);
-    const double queued = sched_.finished_queued_window()[k];
-    const double wave = m.copy.spec.read && queued > 0 && own_tags(m) ? last_wave_ns(m, rates[k], queued) : 0.0;
+    const flow::Scheduler::QueueHold& hold = sched_.finished_holds()[k];
+    const double wave = m.copy.spec.read && hold.window > 0 && own_tags(m) ? last_wave_ns(m, rates[k], hold) : 0.0;
     const uint64_t at = now_ps() + static_cast<uint64_t>(std::llround((tail_ns(m.plan, rates[k]) + wave) * 1000.0));
     const Due d{m.copy.transfer, m.copy.spec.bytes, !m.copy.spec.read, rates[k] * bytes_per_unit(m)};
     const int last = moving_.empty() ? -1 : moving_.rbegin()->first;  // (ids grow: what sent() starts is after it)
@@ -543,41 +541,49 @@ double FlowFabric::in_waves(const flow::TransferSpec& s, const flow::TransferPla
   return time > 0 ? (bytes - window) / time * unit : cap;
 }
 
-// A read that a queue backing up holds (arbitrated_rates.h, queued_window) from its start
-// gets what it has waiting in that queue: its round trip there is the queue's wait, which its
-// own requests do not lengthen. Its requests pass the queue in waves of what it holds of it
-// (its window, or the queue's room for their class), one a wait R = wave / rate: the first
-// wave's data come R after its start, each wave's a wait after the one before, at its links'
-// pace alone, and the last takes a whole wait however few requests it holds. So its last byte
-// comes n R + (the last wave's bytes) / (its rate alone) after its start, n its waves; the
-// fluid has it at its bytes / rate + its tail, spreading the last wave at its rate. Never
-// sooner than the fluid's: where the wave is the read's whole window, its data's latency is
-// not in R, which the fluid's tail has. (Survey seed 30167: a 1.4 MB read whose MRds wait in a
-// FIFO behind a peer write, 128 of its 256 tags there, the FIFO's non-posted credits: waves of
-// 64 KiB every 19.85 us; for each half wave more, the packet model's end stepped by 17.4 and
-// 2.4 us, the fluid's by 9.9; and at whole waves the fluid's came 6.5 us early.) Returns the
-// time after the fluid's tail; `queued` in units of the read's rate.
-double FlowFabric::last_wave_ns(const Moving& m, double rate, double queued) const {
+// A read that a queue backing up holds (arbitrated_rates.h, queued_window) gets what it has
+// waiting in that queue: its round trip there is the queue's wait, which its own requests do
+// not lengthen. Its requests pass the queue in waves of what it holds of it (its window, or
+// the queue's room for their class), one a wait R = wave / rate: the first wave's data come R
+// after the hold's start, each wave's a wait after the one before, at its links' pace alone,
+// and the last takes a whole wait however few requests it holds. So its last byte comes n R +
+// (the last wave's bytes) / (its rate alone) after the hold's start, n its waves; the fluid
+// has it at its bytes left then / rate + its tail, spreading the last wave at its rate. Held
+// from part way through, the requests it has out then are taken to wait in the queue too
+// (taken to have passed it, a read held from 354 us on did not move, where with them it came
+// 5.9 us later: random seed 30760 t4, 3.9 % early before, 3.1 % after). A read with no more
+// than a wave still to pass is left as it is (a read that a short one beside it held for an
+// instant at its end). Never sooner than the fluid's: where the wave is the read's whole
+// window, its data's latency is not in R, which the fluid's tail has. (Survey seed 30167: a
+// 1.4 MB read whose MRds wait in a FIFO behind a peer write, 128 of its 256 tags there, the
+// FIFO's non-posted credits: waves of 64 KiB every 19.85 us; for each half wave more, the
+// packet model's end stepped by 17.4 and 2.4 us, the fluid's by 9.9; and at whole waves the
+// fluid's came 6.5 us early.) Returns the time after the fluid's tail.
+double FlowFabric::last_wave_ns(const Moving& m, double rate, const flow::Scheduler::QueueHold& hold) const {
   const flow::TransferSpec& s = m.copy.spec;
   const double per_unit = bytes_per_unit(m), r = rate * per_unit, alone = sched_.links_most(m.plan.flow) * per_unit;
-  const double mrrs = params_.mrrs, requests = static_cast<double>(flow::request_tlps(params_, true, s.bytes));
+  const double mrrs = params_.mrrs, bytes = static_cast<double>(s.bytes);
+  const double requests = static_cast<double>(flow::request_tlps(params_, true, s.bytes));
   // Its wave in requests: what the queue holds of its window, in requests.
-  const double wave = std::floor(std::min(static_cast<double>(std::max(1, s.tags)), queued * per_unit / mrrs));
-  if (wave < 1 || requests <= wave || !(r > 0) || r >= alone) return 0.0;
-  const double last = requests - wave * std::floor((requests - 1) / wave);  // requests in the last wave, 1..wave
-  const double last_bytes = static_cast<double>(s.bytes) - (requests - last) * mrrs;
-  return std::max(0.0, (wave * mrrs - last_bytes) / r + last_bytes / alone - tail_ns(m.plan, rate));
+  const double wave = std::floor(std::min(static_cast<double>(std::max(1, s.tags)), hold.window * per_unit / mrrs));
+  if (wave < 1 || !(r > 0) || r >= alone) return 0.0;
+  const double left = hold.left * per_unit;
+  const double unsent = requests - std::ceil((bytes - left) / mrrs - 1e-9);  // its requests still to pass
+  if (unsent <= wave) return 0.0;
+  const double n = std::ceil(unsent / wave), last = unsent - wave * (n - 1);  // requests in the last wave, 1..wave
+  const double last_bytes = bytes - (requests - last) * mrrs;
+  return std::max(0.0, n * wave * mrrs / r + last_bytes / alone - left / r - tail_ns(m.plan, rate));
 }
 
 // Whether read m had its engine's tags to itself: all free at its start, and no other read of
-// its engine moving at its end. Only then do its waves start with it and its last go alone:
+// its engine open or queued at its end. Only then do its waves start with it and its last go alone:
 // a read's next on its engine (a stream's) fills the last wave's tags, its waves running on
 // across the two (a stream of 256 KiB reads 10 deep behind a peer write in a FIFO: with the
 // last wave timed alone, its median latency went from 0.0 to 1.8 % early).
 bool FlowFabric::own_tags(const Moving& m) const {
   const Copy& c = m.copy;
   if (c.free_window >= 0 && c.free_window < static_cast<double>(c.spec.tags) * params_.mrrs) return false;
-  return reads_on_engine_.count(engine_key(c)) == 0;  // (m itself has left moving_)
+  return !c.sole_read || c.sole_read();
 }
 
 FlowFabric::RequestTrip FlowFabric::request_trip(const flow::TransferSpec& read, uint64_t bytes) const {
@@ -776,6 +782,7 @@ FlowFabric::Copy FlowEngine::open(CopyCommand c, double submitted_at) {
     opened_now_ += asked;
     copy.engine_queue = [this] { return piled_requests(); };
     copy.requests_out = [this] { return requests_out(); };
+    copy.sole_read = [this] { return sole_read(); };
   } else {
     copy.engine_queue = [this] { return queued_write_tlps(); };
     copy.submitted_ns = [this](double k) { return submitted_ns(k); };
@@ -951,6 +958,14 @@ void FlowEngine::tags_back_for_deferred() {
 // A read's fluid has gone: it gives back `requests` tags (open()), the next deferred read
 // from its completer starts its fluid (its data follows the earlier one's), and the engine
 // looks at its queue again.
+// Whether the engine has one read open (its fluid not gone) and none queued.
+bool FlowEngine::sole_read() const {
+  int open = 0;
+  for (const auto& [completer, n] : reading_) open += n;
+  return open == 1 && std::none_of(pending_.begin(), pending_.end(),
+                                   [](const CopyCommand& c) { return c.kind == CopyKind::Read; });
+}
+
 void FlowEngine::read_done(int completer, int requests) {
   --reading_[completer];
   outstanding_requests_ -= requests;

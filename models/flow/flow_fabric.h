@@ -15,7 +15,6 @@
 #include <set>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 #include <systemc>
 #include "models/common/copy_executor.h"
@@ -70,6 +69,7 @@ class FlowFabric : public sc_core::sc_module {
     std::function<double()> engine_queue;  // what its engine holds at a look (WatchFlow::engine_queue)
     std::function<double(double)> submitted_ns;  // (WatchFlow::submitted_ns)
     std::function<std::pair<double, double>()> requests_out;  // (WatchFlow::requests_out)
+    std::function<bool()> sole_read;  // a read: no other read of its engine is open or queued
   };
   void start(Copy c);  // now, or at c.not_before_ns
   // When the requests of the read whose end wake() is reporting last passed (Scheduler).
@@ -141,7 +141,7 @@ class FlowFabric : public sc_core::sc_module {
   void release_engines();  // SC_METHOD: reads whose last request is due now (release_lag_ns)
   double release_lag_ns(const Moving& m, double rate) const;
   double in_waves(const flow::TransferSpec& s, const flow::TransferPlan& plan) const;
-  double last_wave_ns(const Moving& m, double rate, double queued) const;
+  double last_wave_ns(const Moving& m, double rate, const flow::Scheduler::QueueHold& hold) const;
   bool own_tags(const Moving& m) const;
   double timeline_pace(const Copy& c, const flow::TransferPlan& plan, double burst) const;
   double completer_delay_ns(const Moving& m) const;
@@ -177,11 +177,6 @@ class FlowFabric : public sc_core::sc_module {
   TransferTracker& tracker_;
   double ended_opened_ns_ = -1;  // (ended_read_opened_ns())
   std::map<int, Moving> moving_;       // by scheduler flow id
-  // The reads moving per engine (engine_key(): its requester node and slot), for own_tags().
-  std::unordered_map<uint64_t, int> reads_on_engine_;
-  static uint64_t engine_key(const Copy& c) {
-    return static_cast<uint64_t>(static_cast<uint32_t>(c.spec.requester)) << 32 | static_cast<uint32_t>(c.spec.first_slot);
-  }
   std::unordered_map<uint64_t, int> flow_of_transfer_;  // the moving copies' scheduler ids
   std::map<int, Tail> tails_;                            // overtaken tails by scheduler id
   std::unordered_map<uint64_t, int> tail_of_transfer_;   // their scheduler ids by transfer
@@ -256,6 +251,7 @@ class FlowEngine : public CopyExecutor {
   double opened_ns_ = -1;
   int opened_now_ = 0;
   double piled_requests() const;
+  bool sole_read() const;
   std::pair<double, double> requests_out() const;
   double queued_write_tlps() const;
   double submitted_ns(double k) const;

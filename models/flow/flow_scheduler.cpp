@@ -133,14 +133,14 @@ std::vector<int> Scheduler::advance(double now_ns) {
   while (!drain_.empty() && drain_.top_key() <= now_ + 1e-3) end_drain(drain_.top());
   finished_rates_.clear();
   finished_opened_.clear();
-  finished_queued_window_.clear();
+  finished_holds_.clear();
   std::vector<int> ids;
   for (int slot : done) {
     Running& f = slots_[static_cast<std::size_t>(slot)];
     rebase(f, now_);
     finished_rates_.push_back(f.burst >= 0 ? f.burst : f.moved_at >= 0 ? f.moved_at : f.rate);
     finished_opened_.push_back(f.read() ? f.opened_ns : kUnbounded);
-    finished_queued_window_.push_back(f.queued_throughout ? f.queued_window : 0.0);
+    finished_holds_.push_back(f.hold);
     ids.push_back(f.id);
     retire(slot);
   }
@@ -297,6 +297,20 @@ double Scheduler::released_at(const Running& f) {
   return std::max(at, f.release.not_before_ns);
 }
 
+// Where a queue holds f at this computation, since when (without a break) and its volume
+// left then (its rate since its last rebase: set_rate() may not have rebased it).
+void Scheduler::note_hold(Running& f) const {
+  if (!(f.queued_window > 0)) {
+    f.hold = {};
+    return;
+  }
+  if (f.hold.since_ns < 0) {
+    const double left = f.rate == kUnbounded ? 0.0 : f.left - f.rate * (now_ - f.since);
+    f.hold = {0.0, now_, std::max(0.0, left), f.volume};
+  }
+  f.hold.window = f.queued_window;
+}
+
 void Scheduler::set_rate(int slot, double rate) const {
   Running& f = slots_[static_cast<std::size_t>(slot)];
   if (rate == f.rate) return;
@@ -417,7 +431,7 @@ void Scheduler::take_over() const {
     set_rate(slot, e.rate);
     f.held = e.held;
     f.queued_window = e.queued_window;
-    f.queued_throughout = f.queued_throughout && f.queued_window > 0;
+    note_hold(f);
     // A read whose requests pass has its window out (with_drains(), which a replacement skips;
     // one held by its requests replaces nothing: Ended::drained).
     if (f.read()) window_out(f);
@@ -507,7 +521,7 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
     if (f.read()) keyed(slot);  // (a read's drain that starts or stops changes no rate of its own)
     f.held.assign(r->held.begin() + r->held_start[i], r->held.begin() + r->held_start[i + 1]);
     f.queued_window = r->queued_window.empty() ? 0.0 : r->queued_window[i];
-    f.queued_throughout = f.queued_throughout && f.queued_window > 0;
+    note_hold(f);
   }
 }
 

@@ -68,10 +68,14 @@ class Scheduler {
   // or the time its requests out at its start went: add(); -1: never; a write: kUnbounded),
   // in the same order.
   const std::vector<double>& finished_opened_ns() const { return finished_opened_; }
-  // Of the same flows, what of each one's window waited in a queue that backed up and held it
-  // at its last computation (ArbitratedRates::queued_window), where such a queue held it at
-  // every computation since its start; else 0.
-  const std::vector<double>& finished_queued_window() const { return finished_queued_window_; }
+  // A queue that backs up holding a flow (ArbitratedRates::queued_window), at every
+  // computation since `since_ns`: what of its window waited there at the last (0: no queue
+  // held it at the last), and its volume left at `since_ns` (of `volume`).
+  struct QueueHold {
+    double window = 0, since_ns = -1, left = 0, volume = 0;
+  };
+  // Of the same flows, each one's (in the same order).
+  const std::vector<QueueHold>& finished_holds() const { return finished_holds_; }
   // A flow of `volume` bytes starts at `now_ns` (call advance(now_ns) first, so flows that
   // finish by then do not share the new rates). Returns its id. Throws
   // std::invalid_argument on a spec arbitrated_rates() refuses. With a `release` (left > 0) it
@@ -148,7 +152,7 @@ class Scheduler {
     double moved_at = -1;  // the rate over its last interval of positive length (-1: none yet)
     std::vector<int> held;
     double queued_window = 0;  // (ArbitratedRates::queued_window)
-    bool queued_throughout = true;  // a queue held it at every computation since its start
+    QueueHold hold;
     double most = kUnbounded;  // the most it can ever move: its cap, or its slowest edge alone
     FlowSpec spec;
     uint64_t hash = 0;  // spec_hash(spec): its place in the solver's order (rate_memo.h)
@@ -179,6 +183,7 @@ class Scheduler {
   void recompute(const std::vector<int>& slots) const;
   const ArbitratedRates& rates_of_order() const;
   void set_rate(int slot, double rate) const;
+  void note_hold(Running& f) const;
   void rebase(Running& f, double now_ns) const;
   void keyed(int slot) const;
   static double released_at(const Running& f);
@@ -265,7 +270,7 @@ class Scheduler {
   mutable ArbitratedRates flat_;  // flat max-min's rates, as the solver gives its own
   std::vector<double> finished_rates_;
   std::vector<double> finished_opened_;
-  std::vector<double> finished_queued_window_;
+  std::vector<QueueHold> finished_holds_;
   std::vector<int> released_;
 };
 

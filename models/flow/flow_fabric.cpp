@@ -955,9 +955,6 @@ void FlowEngine::tags_back_for_deferred() {
       if (c.tags_free_ns < 0) c.tags_free_ns = now;
 }
 
-// A read's fluid has gone: it gives back `requests` tags (open()), the next deferred read
-// from its completer starts its fluid (its data follows the earlier one's), and the engine
-// looks at its queue again.
 // Whether the engine has one read open (its fluid not gone) and none queued.
 bool FlowEngine::sole_read() const {
   int open = 0;
@@ -966,6 +963,9 @@ bool FlowEngine::sole_read() const {
                                    [](const CopyCommand& c) { return c.kind == CopyKind::Read; });
 }
 
+// A read's fluid has gone: it gives back `requests` tags (open()), the next deferred read
+// from its completer starts its fluid (its data follows the earlier one's), and the engine
+// looks at its queue again.
 void FlowEngine::read_done(int completer, int requests) {
   --reading_[completer];
   outstanding_requests_ -= requests;

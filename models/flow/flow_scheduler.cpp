@@ -162,7 +162,7 @@ void Scheduler::retire(int slot) {
   slot_of_.erase(f.id);
   f.id = -1;
   const bool drained = f.drain > 0 || requests_hold(f, f.held.data(), f.held.data() + f.held.size());
-  ended_.push_back({std::move(f.spec), f.hash, f.rate, std::move(f.held), f.queued_window, !f.fresh && f.converged, false, drained});
+  ended_.push_back({std::move(f.spec), f.hash, f.rate, std::move(f.held), f.hold.window, !f.fresh && f.converged, false, drained});
   f.spec.path.clear();
   f.held.clear();
   free_.push_back(slot);
@@ -297,18 +297,16 @@ double Scheduler::released_at(const Running& f) {
   return std::max(at, f.release.not_before_ns);
 }
 
-// Where a queue holds f at this computation, since when (without a break) and its volume
-// left then (its rate since its last rebase: set_rate() may not have rebased it).
-void Scheduler::note_hold(Running& f) const {
-  if (!(f.queued_window > 0)) {
+// Where a queue holds f at this computation (`queued_window` of it waits there), since when
+// (without a break) and its volume left then (at its rate since its last rebase: set_rate()
+// may not have rebased it).
+void Scheduler::note_hold(Running& f, double queued_window) const {
+  if (!(queued_window > 0)) {
     f.hold = {};
     return;
   }
-  if (f.hold.since_ns < 0) {
-    const double left = f.rate == kUnbounded ? 0.0 : f.left - f.rate * (now_ - f.since);
-    f.hold = {0.0, now_, std::max(0.0, left), f.volume};
-  }
-  f.hold.window = f.queued_window;
+  if (f.hold.since_ns < 0) f.hold = {0.0, now_, f.left - moved_over(f.rate, f.left, now_ - f.since)};
+  f.hold.window = queued_window;
 }
 
 void Scheduler::set_rate(int slot, double rate) const {
@@ -417,7 +415,7 @@ bool Scheduler::replaces_only() const {
     for (int other : on_edge_[static_cast<std::size_t>(e.spec.path.front().edge)]) {
       const Running& g = slots_[static_cast<std::size_t>(other)];
       if (other == slot || g.hash != e.hash || !spec_equal(g.spec, e.spec)) continue;
-      if (g.fresh || g.rate != e.rate || g.held != e.held || g.queued_window != e.queued_window) return false;
+      if (g.fresh || g.rate != e.rate || g.held != e.held || g.hold.window != e.queued_window) return false;
     }
   }
   return true;
@@ -430,8 +428,7 @@ void Scheduler::take_over() const {
     f.fresh = false;
     set_rate(slot, e.rate);
     f.held = e.held;
-    f.queued_window = e.queued_window;
-    note_hold(f);
+    note_hold(f, e.queued_window);
     // A read whose requests pass has its window out (with_drains(), which a replacement skips;
     // one held by its requests replaces nothing: Ended::drained).
     if (f.read()) window_out(f);
@@ -520,8 +517,7 @@ void Scheduler::recompute(const std::vector<int>& slots) const {
     set_rate(slot, r->rate[i]);
     if (f.read()) keyed(slot);  // (a read's drain that starts or stops changes no rate of its own)
     f.held.assign(r->held.begin() + r->held_start[i], r->held.begin() + r->held_start[i + 1]);
-    f.queued_window = r->queued_window.empty() ? 0.0 : r->queued_window[i];
-    note_hold(f);
+    note_hold(f, r->queued_window.empty() ? 0.0 : r->queued_window[i]);
   }
 }
 

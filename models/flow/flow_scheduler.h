@@ -70,9 +70,9 @@ class Scheduler {
   const std::vector<double>& finished_opened_ns() const { return finished_opened_; }
   // A queue that backs up holding a flow (ArbitratedRates::queued_window), at every
   // computation since `since_ns`: what of its window waited there at the last (0: no queue
-  // held it at the last), and its volume left at `since_ns` (of `volume`).
+  // held it at the last), and its volume left at `since_ns`.
   struct QueueHold {
-    double window = 0, since_ns = -1, left = 0, volume = 0;
+    double window = 0, since_ns = -1, left = 0;
   };
   // Of the same flows, each one's (in the same order).
   const std::vector<QueueHold>& finished_holds() const { return finished_holds_; }
@@ -151,8 +151,7 @@ class Scheduler {
     double rate = 0;
     double moved_at = -1;  // the rate over its last interval of positive length (-1: none yet)
     std::vector<int> held;
-    double queued_window = 0;  // (ArbitratedRates::queued_window)
-    QueueHold hold;
+    QueueHold hold;  // (hold.window: its ArbitratedRates::queued_window at its last computation)
     double most = kUnbounded;  // the most it can ever move: its cap, or its slowest edge alone
     FlowSpec spec;
     uint64_t hash = 0;  // spec_hash(spec): its place in the solver's order (rate_memo.h)
@@ -183,7 +182,7 @@ class Scheduler {
   void recompute(const std::vector<int>& slots) const;
   const ArbitratedRates& rates_of_order() const;
   void set_rate(int slot, double rate) const;
-  void note_hold(Running& f) const;
+  void note_hold(Running& f, double queued_window) const;
   void rebase(Running& f, double now_ns) const;
   void keyed(int slot) const;
   static double released_at(const Running& f);

@@ -48,7 +48,6 @@ TEST(QueueHold, AFlowAQueueComesToHoldKeepsWhenAndWhatWasLeft) {
   EXPECT_NEAR(h.window, 64, 1e-9);
   EXPECT_DOUBLE_EQ(h.since_ns, 100);
   EXPECT_NEAR(h.left, 9000, 1e-6);
-  EXPECT_DOUBLE_EQ(h.volume, 10000);
 }
 
 // A flow that no queue holds has none: the MRds alone, 1,000 at 10 per ns, end at 100 ns.

@@ -626,7 +626,12 @@ class ArbitratedSolver::Impl {
   void divide_edge(int le) {
     trees_.divide(le, cap_[edges_[le]], demand_, next_share_);
     for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
-      const bool satisfied = next_share_[i] >= demand_[i] * (1 - kSatisfied);
+      // The division works in wire bytes, so it is exact to a part in 10^12 of the edge's
+      // capacity, not of each entry's: an entry of next to no wire bytes (a read's MRds on a
+      // memory port, kTurnOnlyWeight) is judged by that.
+      const double short_by = (demand_[i] - next_share_[i]) * entries_[i].weight;
+      const bool satisfied =
+          next_share_[i] >= demand_[i] * (1 - kSatisfied) || short_by <= kSatisfied * cap_[edges_[le]];
       next_bound_[i] = satisfied && shares_elsewhere(i) ? trees_.could_take(le, i) : next_share_[i];
     }
   }

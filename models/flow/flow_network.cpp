@@ -118,12 +118,11 @@ void add_request_hops(const Network& n, const FabricParams& p, const TransferSpe
   const uint64_t mrds = (bytes + p.mrrs - 1) / p.mrrs;
   for (std::size_t k = 0; k < plan.request_path.size(); ++k) {
     const int e = plan.request_path[k];
-    // One MRd (no payload) per MRRS bytes of data; a raw link charges it nothing. Flat
-    // max-min serves requests ahead of the fair share (max_min.h); the arbitrated rates
-    // arbitrate them TLP by TLP like any other (arbitrated_rates.h).
+    // One MRd (no payload) per MRRS bytes of data; a raw link charges it nothing but a turn
+    // (kTurnOnlyWeight). Flat max-min serves requests ahead of the fair share (max_min.h);
+    // the arbitrated rates arbitrate them TLP by TLP like any other (arbitrated_rates.h).
     const double w = static_cast<double>(n.edge(e).overhead[idx(TlpType::MRd)] * mrds) / static_cast<double>(bytes);
-    if (w <= 0) continue;
-    Hop h{e, w, true};
+    Hop h{e, std::max(w, kTurnOnlyWeight), true};
     h.tlp = mean_tlp(bytes, mrds, static_cast<uint64_t>(p.mrrs));
     // The MRd leaves the requester's engine, then arrives through each node's port.
     h.slot = k > 0 ? n.edge(plan.request_path[k - 1]).to_port : t.first_slot;
@@ -321,8 +320,8 @@ void pool_overheads(const Network& n, const FabricParams& p, const TransferSpec&
   for (std::size_t k = plan.data_path.size(); k < plan.flow.path.size(); ++k) {
     Hop& h = plan.flow.path[k];
     const double overhead = n.edge(h.edge).overhead[idx(TlpType::MRd)];
-    h.weight = pooled ? overhead / p.mrrs * static_cast<double>(kPooledTlps) / (kPooledTlps - 1)
-                      : overhead * static_cast<double>(mrds) / plan.volume;
+    h.weight = std::max(kTurnOnlyWeight, pooled ? overhead / p.mrrs * static_cast<double>(kPooledTlps) / (kPooledTlps - 1)
+                                                : overhead * static_cast<double>(mrds) / plan.volume);
   }
 }
 

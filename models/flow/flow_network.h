@@ -150,6 +150,16 @@ TransferPlan plan_transfer(const Network& n, const FabricParams& p, const Transf
 // fluid never charges a link less than the packet model sends. Batch predictions (seed 002)
 // keep exact weights: they do not call it.
 constexpr uint64_t kPooledTlps = 256;
+
+// The weight of a read's MRd hop on a raw link (a memory port): there an MRd has no payload
+// and no overhead, so it takes 0 ps on the wire, yet it is a grant of the port's VC and port
+// arbiters, which turn TLP by TLP: a read's requests take turns from the writes in their VC
+// (survey seed 30015: host memory's 16 GB/s write side, rr over VCs, a read's 6.6 M MRds
+// per second beside a write in VC7 and a write alone in VC0: 5.60 and 3.93 GB/s in the
+// packet model, where the fluid, leaving the MRds out there, gave both 4.76). A hop this
+// light takes its turns (a turn is one TLP whatever it weighs: Hop::tlp) and, in
+// capacity, a part in 10^9 of its bytes.
+constexpr double kTurnOnlyWeight = 1e-9;
 void pool_overheads(const Network& n, const FabricParams& p, const TransferSpec& t, TransferPlan& plan);
 
 // What edge e's receiver's credits of class `cls` carry at most, in units of a flow's rate

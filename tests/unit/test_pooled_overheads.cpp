@@ -78,18 +78,22 @@ TEST(PooledOverheads, LargeCopiesShareOneSpecSmallOnesStayExact) {
 // A read of 600,000 B: 2,344 CplDs of 256 B (the last of 96), 1,172 MRds of 512 B (the last
 // of 96). Data: 20 B per CplD, so a volume of (600,000 + 2,344 x 20) x 256 / 276. Requests:
 // 24 B per MRd on the two PCIe links up, 28,128 B exact; pooled 24 / 512 x 256 / 255 per
-// unit of volume: at least that, at most 1/255 of it (and the volume's few bytes) more.
+// unit of volume: at least that, at most 1/255 of it (and the volume's few bytes) more. Into
+// the memory port (a raw link) an MRd takes a turn and no time: kTurnOnlyWeight, one turn
+// per 512 B of data.
 TEST(PooledOverheads, AReadsRequestsAreNeverChargedLessThanTheirWireBytes) {
   const Network n = host_path();
   const TransferPlan p = pooled(n, true, 600000);
   EXPECT_DOUBLE_EQ(p.volume, (600000.0 + 2344 * 20) * 256 / 276);
-  ASSERT_EQ(p.flow.path.size(), 5u);  // memory port, two PCIe links down; two PCIe links up
+  ASSERT_EQ(p.flow.path.size(), 6u);  // memory port, two PCIe links down; two PCIe links up, memory port
   EXPECT_DOUBLE_EQ(p.flow.path[1].weight * p.volume, 600000.0 + 2344 * 20);
   for (std::size_t k = 3; k < 5; ++k) {
     const double charged = p.flow.path[k].weight * p.volume;
     EXPECT_GE(charged, 1172 * 24.0);
     EXPECT_LE(charged, 1172 * 24.0 * 256 / 255 + 24);
   }
+  EXPECT_EQ(p.flow.path[5].weight, kTurnOnlyWeight);
+  EXPECT_EQ(p.flow.path[5].tlp, 512.0);
   // Another size shares the spec; a whole number of MRRS keeps exact requests.
   EXPECT_TRUE(spec_equal(p.flow, pooled(n, true, 777777).flow));
   const TransferPlan whole = pooled(n, true, 1 << 20);

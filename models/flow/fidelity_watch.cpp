@@ -381,7 +381,14 @@ void FidelityWatch::examine(int id, Watched& w) {
   for (const Key& k : causes) count(k, +1);
   for (const Key& k : w.causes) count(k, -1);
   std::swap(w.causes, causes);
-  for (const auto& [key, about] : found) concern(key, about, w.flow.owner);
+  for (const auto& [key, about] : found) {
+    concern(key, about, w.flow.owner);
+    // A FIFO leaves in its order, so the held flow waits behind the TLPs it holds up as they
+    // wait behind its own: its rate moves too, and so do its sharers' (held-out seed 30514:
+    // t2 held at sw1 -> gpu3, 13 % early in the fluid; t1, sharing host memory with it, 19 %
+    // late and named by nothing).
+    if (std::get<0>(key) == Unrepresented::HeadOfLine) knock_ons(key, w);
+  }
   // A copy that started held on one of its links since a sighting concerned it moves at
   // another rate in the packet model too (touch_held_on() marked this one): a knock-on.
   for (const Key& k : w.concerned_by)
@@ -400,7 +407,8 @@ Sighting& FidelityWatch::sighting(const Key& key) {
 
 // A sighting concerns the flow causing it (`owner`), the one it affects (`about`), and the
 // flows sharing a saturated link (some flow held there) with that one: it moves at another
-// rate than the fluid's, and so, in turn, do they (a knock-on).
+// rate than the fluid's, and so, in turn, do they (a knock-on); behind a FIFO, those of the
+// held flow too (examine()).
 // TLP turns concern the copies the rule names alone (tlp_turns(): the short copy, and under
 // strict VC priority the lower VCs' copies beside it), not their sharers in turn; so do a
 // read's requests held briefly (requests_held_briefly()), a tag-bound read below a higher VC

@@ -44,6 +44,9 @@ inline const nlohmann::ordered_json& app(const SimOutcome& o, const std::string&
   throw std::runtime_error("no app " + name);
 }
 
+// When app `name` had its last copy done (results.json apps[].last_done_ns).
+inline double end_of(const SimOutcome& o, const std::string& name) { return app(o, name)["last_done_ns"].get<double>(); }
+
 // One root complex, one switch, two GPUs: the contention point of seed 000 Fig. 2.
 // `uplink` and `sw0` are extra YAML keys for the rc0-sw0 link and the switch node.
 inline std::string two_gpu_platform(const std::string& uplink = "", const std::string& sw0 = "",

@@ -22,8 +22,6 @@ std::string two_writers(const std::string& arbitration, int tc_a = 1) {
          "  - {name: b, type: stream, gpu: gpu1, direction: d2h, tc: 0, size: {fixed: 4MiB}, count: 1}\n";
 }
 
-double end_of(const SimOutcome& o, const char* name) { return app(o, name)["last_done_ns"].get<double>(); }
-
 }  // namespace
 
 // Strict priority: a's VC1 takes the whole uplink, b's VC0 waits: a ends at T, b at 2T.

@@ -31,8 +31,6 @@ SimOutcome memory_turns(const char* fidelity) {
                   "  - {name: r2, type: stream, gpu: gpu2, direction: h2d, tc: 1, size: {fixed: 16000000}, count: 1}\n");
 }
 
-double end_of(const SimOutcome& o, const char* name) { return app(o, name)["last_done_ns"].get<double>(); }
-
 // By hand. The read's data leave the memory alone at 8 GB/s: its MRds reach the write side
 // at 8 / 1024 = 0.0078125 per ns. The write side turns round robin over VC0 (w0) and VC1 (w1
 // and the MRds), so each VC has L turns per ns: 256 B x (L + L - 0.0078125) = 8 B/ns, L =

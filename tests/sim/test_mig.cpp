@@ -44,7 +44,6 @@ double cpld_payload_GBps() {
 }
 
 double gbps(const SimOutcome& o, const std::string& name) { return app(o, name)["throughput_gbps"].get<double>() / 8; }
-double end_ns(const SimOutcome& o, const std::string& name) { return app(o, name)["last_done_ns"].get<double>(); }
 
 void expect_equal_split(const std::string& fidelity) {
   SimOutcome o = run_yaml(a100(copy("a", "gpu0/mig0", "32MiB") + copy("b", "gpu0/mig1", "32MiB") +
@@ -73,16 +72,16 @@ TEST(Mig, SharesFollowTheNumberOfInstancesCopying) {
   const double c = cpld_payload_GBps(), r1 = gbps(o, "alone");
   const double mib = 1 << 20;
   const double t1 = 2e6 + 2 * 16 * mib / c;
-  EXPECT_NEAR(end_ns(o, "small"), t1, 0.01 * (t1 - 2e6));
+  EXPECT_NEAR(end_of(o, "small"), t1, 0.01 * (t1 - 2e6));
   const double t2 = t1 + 32 * mib / r1;
-  EXPECT_NEAR(end_ns(o, "large"), t2, 0.01 * (t2 - 2e6));
+  EXPECT_NEAR(end_of(o, "large"), t2, 0.01 * (t2 - 2e6));
 }
 
 // An instance copying alone is as fast as a whole GPU: the same engine, tags and link
 // (gpu1 on its own root port at the same time; host memory is not the limit).
 TEST(Mig, AnInstanceAloneCopiesAsFastAsAWholeGpu) {
   SimOutcome o = run_yaml(a100(copy("inst", "gpu0/mig1", "32MiB") + copy("whole", "gpu1", "32MiB")));
-  EXPECT_NEAR(end_ns(o, "inst"), end_ns(o, "whole"), 1e-3 * end_ns(o, "whole"));
+  EXPECT_NEAR(end_of(o, "inst"), end_of(o, "whole"), 1e-3 * end_of(o, "whole"));
 }
 
 // Compute is isolated: kernels of two instances run at once (1 ms each, both done by
@@ -91,7 +90,7 @@ TEST(Mig, InstancesRunKernelsIndependently) {
   const std::string k = "kernel_ns: 1ms, iterations: 1";
   SimOutcome o = run_yaml(a100(copy("a", "gpu0/mig0", "4KiB", k) + copy("b", "gpu0/mig1", "4KiB", k) +
                                copy("c", "gpu1", "4KiB", k) + copy("d", "gpu1", "4KiB", k)));
-  EXPECT_LT(end_ns(o, "a"), 1.01e6);
-  EXPECT_LT(end_ns(o, "b"), 1.01e6);
-  EXPECT_GT(std::max(end_ns(o, "c"), end_ns(o, "d")), 2e6);
+  EXPECT_LT(end_of(o, "a"), 1.01e6);
+  EXPECT_LT(end_of(o, "b"), 1.01e6);
+  EXPECT_GT(std::max(end_of(o, "c"), end_of(o, "d")), 2e6);
 }

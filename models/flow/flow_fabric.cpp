@@ -513,6 +513,12 @@ double FlowFabric::timeline_pace(const Copy& c, const flow::TransferPlan& plan, 
   return pace >= rate * (1 - 1e-3) ? flow::kUnbounded : pace;
 }
 
+// in_waves() and last_wave_ns() split a read's requests the same way.
+FlowFabric::Waves FlowFabric::waves_of(double to_go, double wave, double requests, double bytes, double mrrs) {
+  const double n = std::ceil(to_go / wave), last = to_go - wave * (n - 1);  // requests in the last wave, 1..wave
+  return {n, bytes - (requests - last) * mrrs};
+}
+
 // A read of more requests than its engine's tags sends a tag window of them at once, and each
 // tag's next request when the data of its last one are in: the requests after the first
 // window come back in waves, one a round trip, and the last wave takes a whole round trip
@@ -534,10 +540,9 @@ double FlowFabric::in_waves(const flow::TransferSpec& s, const flow::TransferPla
   const double window = static_cast<double>(tags * mrrs);
   // The cap's round trip: it is tags requests of the copy's mean size per round trip.
   const double trip = static_cast<double>(tags) * bytes / static_cast<double>(requests) / (cap / unit);
-  const uint64_t waves = (requests - 1) / tags;  // after the first window
-  const uint64_t last = requests - tags * waves;  // requests in the last wave, 1..tags
-  const double last_bytes = bytes - static_cast<double>((requests - last) * mrrs);
-  const double time = static_cast<double>(waves) * trip + (last_bytes - window) / rate;
+  const Waves w = waves_of(static_cast<double>(requests), static_cast<double>(tags), static_cast<double>(requests),
+                           bytes, static_cast<double>(mrrs));
+  const double time = (w.count - 1) * trip + (w.last_bytes - window) / rate;  // the waves after the first window
   return time > 0 ? (bytes - window) / time * unit : cap;
 }
 
@@ -570,9 +575,8 @@ double FlowFabric::last_wave_ns(const Moving& m, double rate, const flow::Schedu
   const double left = hold.left * per_unit;
   const double unsent = requests - std::ceil((bytes - left) / mrrs - 1e-9);  // its requests still to pass
   if (unsent <= wave) return 0.0;
-  const double n = std::ceil(unsent / wave), last = unsent - wave * (n - 1);  // requests in the last wave, 1..wave
-  const double last_bytes = bytes - (requests - last) * mrrs;
-  return std::max(0.0, n * wave * mrrs / r + last_bytes / alone - left / r - tail_ns(m.plan, rate));
+  const Waves w = waves_of(unsent, wave, requests, bytes, mrrs);
+  return std::max(0.0, w.count * wave * mrrs / r + w.last_bytes / alone - left / r - tail_ns(m.plan, rate));
 }
 
 // Whether read m had its engine's tags to itself: all free at its start, and no other read of

@@ -140,6 +140,12 @@ class FlowFabric : public sc_core::sc_module {
   void deliver();  // SC_METHOD: copies whose fixed latency has passed
   void release_engines();  // SC_METHOD: reads whose last request is due now (release_lag_ns)
   double release_lag_ns(const Moving& m, double rate) const;
+  // A read's `to_go` requests (of its `requests`, all of MRRS but its last) passing in waves
+  // of `wave`: how many waves, and the bytes of the last (1..wave requests, the read's end).
+  struct Waves {
+    double count = 0, last_bytes = 0;
+  };
+  static Waves waves_of(double to_go, double wave, double requests, double bytes, double mrrs);
   double in_waves(const flow::TransferSpec& s, const flow::TransferPlan& plan) const;
   double last_wave_ns(const Moving& m, double rate, const flow::Scheduler::QueueHold& hold) const;
   bool own_tags(const Moving& m) const;

@@ -641,6 +641,9 @@ class MixedTree : public FlowVsPacket {
       const double pv = p["apps"][a]["last_done_ns"], fv = f["apps"][a]["last_done_ns"];
       const double err = std::abs(fv - pv) / pv;
       ++t.transfers;
+      if (std::getenv("ARBSIM_SURVEY_ALL"))
+        std::printf("all %llu %s %.4f\n", static_cast<unsigned long long>(seed),
+                    p["apps"][a]["name"].get<std::string>().c_str(), 100 * (fv - pv) / pv);
       t.worst = std::max(t.worst, err);
       if (err <= kTolerance) {
         ++t.within;
@@ -695,7 +698,8 @@ TEST_F(MixedTree, FixedSubsetIsWithinOrNamed) {
 // acceptance (99 % of transfers within 3 %, every other one named) is not met yet. Run with
 // `flow_tests --gtest_also_run_disabled_tests --gtest_filter=MixedTree.DISABLED_Survey`;
 // ARBSIM_SURVEY_SEEDS=FIRST:COUNT surveys other seeds (a held-out check of a change tuned on
-// these 200).
+// these 200); ARBSIM_SURVEY_ALL=1 also prints every transfer's signed error ("all SEED APP
+// PERCENT", flow against packet), to see a bias among those within 3 %.
 TEST_F(MixedTree, DISABLED_Survey) {
   uint64_t first = 30000, count = 200;
   if (const char* env = std::getenv("ARBSIM_SURVEY_SEEDS")) {

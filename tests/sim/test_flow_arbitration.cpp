@@ -73,6 +73,15 @@ std::vector<std::string> notes_at(const SimOutcome& o, const std::string& where)
   return s;
 }
 
+// The apps the notes at `where` name, note after note.
+std::vector<std::string> apps_at(const SimOutcome& o, const std::string& where) {
+  std::vector<std::string> apps;
+  for (const auto& n : o.results["fidelity_notes"])
+    if (n["where"] == where)
+      for (const auto& a : n["apps"]) apps.push_back(a);
+  return apps;
+}
+
 }  // namespace
 
 // Behind sw0's FIFO ingress with the default (finite) posted credits, fast's TLPs wait in
@@ -1047,10 +1056,7 @@ TEST(FlowArbitration, ShortCopiesBesideAnotherFlowsTlpsAreNamed) {
   SimOutcome o = run_yaml(beside_long_tlps("256"));
   EXPECT_EQ(notes_at(o, "sw0->rc0"),
             (std::vector<std::string>{"copies of a few TLPs beside another flow's TLPs on sw0->rc0"}));
-  for (const auto& n : o.results["fidelity_notes"])
-    if (n["where"] == "sw0->rc0") {
-      EXPECT_EQ(n["apps"], nlohmann::ordered_json::array({"a3"}));
-    }
+  EXPECT_EQ(apps_at(o, "sw0->rc0"), (std::vector<std::string>{"a3"}));
 }
 
 // not copies of 64 KiB (least time ~8.3 us: over 33 of the sharer's 256 B TLPs of ~35 ns).
@@ -1412,10 +1418,8 @@ TEST(FlowArbitration, AReadsWindowsBurstingAboveALowerVcAreNamed) {
   SimOutcome o = bursts_above("flow", "priority_l");
   const std::vector<std::string> at = notes_at(o, "rc0->sw0");
   ASSERT_EQ(at, (std::vector<std::string>{kBurstAbove}));
-  for (const auto& n : o.results["fidelity_notes"])
-    if (n["where"] == "rc0->sw0") {
-      EXPECT_NE(n["apps"].dump().find("a3"), std::string::npos);
-    }
+  const std::vector<std::string> apps = apps_at(o, "rc0->sw0");
+  EXPECT_NE(std::find(apps.begin(), apps.end(), "a3"), apps.end());
 }
 
 // ... not under rr (round robin VCs), where both fidelities agree to the nanosecond.
@@ -1514,10 +1518,7 @@ TEST(FlowArbitration, APushFillingItsCreditsBesideAnotherVcIsNamed) {
   SimOutcome o = pushes_beside_a_fill("2");
   const std::vector<std::string> at = notes_at(o, "rc0->sw0");
   EXPECT_EQ(at, (std::vector<std::string>{"credits filled ahead of its pace by a flow held back at sw0->gpu0"}));
-  for (const auto& n : o.results["fidelity_notes"])
-    if (n["where"] == "rc0->sw0") {
-      EXPECT_EQ(n["apps"].get<std::vector<std::string>>(), (std::vector<std::string>{"a1", "a3"}));
-    }
+  EXPECT_EQ(apps_at(o, "rc0->sw0"), (std::vector<std::string>{"a1", "a3"}));
 }
 
 TEST(FlowArbitration, APushHeldAtTheSharedLinkIsNotNamedForAFill) {
@@ -1784,9 +1785,5 @@ TEST(FlowArbitration, AReadHeldByAQueueEndsInWholeWavesInThePacketModel) {
 TEST(FlowArbitration, AFifoHeldFlowsOwnSharersAreNamed) {
   const SimOutcome o = simulate(load_scenario("tests/data/regress/survey30514.yaml", {"sim.fidelity=flow"}));
   ASSERT_EQ(notes_at(o, "rc0->sw1").size(), 1u) << o.results["fidelity_notes"].dump(2);
-  std::vector<std::string> apps;
-  for (const auto& n : o.results["fidelity_notes"])
-    if (n["where"] == "rc0->sw1") apps = n["apps"].get<std::vector<std::string>>();
-  EXPECT_EQ(apps, (std::vector<std::string>{"t1", "t2", "t3", "t5"}));
+  EXPECT_EQ(apps_at(o, "rc0->sw1"), (std::vector<std::string>{"t1", "t2", "t3", "t5"}));
 }
-

@@ -282,6 +282,43 @@ TEST(FlowArbitration, AReadsWindowIsSpreadOverTheQueuesItWaitsInInThePacketModel
 
 namespace {
 
+// tests/data/regress/read_behind_writes_in_three_queues.yaml: gpu2's peer write w (2 MiB) is
+// held by gpu0's Gen1 x1 link, and its MWrs back up into sw3's FIFO, sw1's virtual output
+// queue and rc0's FIFO, 128 in each (128 posted header credits). gpu2's read r (4 MiB, 256
+// tags of MRRS 1 KiB, from 20 us) sends its MRds the same way: each waits behind 128 MWrs
+// in all three queues, so by Little's law its 256 tags spread 85 1/3 to a queue, and r moves
+// 256 KiB per 384 MWrs of w at gpu0's link pace (MWr 256 + 24 wire bytes): by hand 7,201 us
+// to its end. The fluid had r back up in sw3's FIFO as if its window filled it (the queue
+// nearest the requester, before the one holding r), counted its window over the other two
+// alone, one MRd per MWr, and ended r at 4,823 us (34.6 % early). The packet model: 7,369.2
+// us (+2.3 %); the fluid now 7,319.3 (+1.6 %).
+double read_behind_writes_end_ns() {
+  PcieLinkParams gen1x1;
+  gen1x1.gen = 1;
+  gen1x1.width = 1;
+  const double mwr_per_ns = tlp_bandwidth_gbps(gen1x1) / 8 / (256 + 24);
+  return 20000 + 4194304.0 / (256.0 * 1024 * mwr_per_ns / (3 * 128));
+}
+
+void expect_read_behind_writes(const SimOutcome& o) {
+  EXPECT_NEAR(end_of(o, "r") / read_behind_writes_end_ns(), 1.0, 0.03);
+  EXPECT_GT(end_of(o, "w"), end_of(o, "r"));  // w runs throughout
+}
+
+}  // namespace
+
+TEST(FlowArbitration, AReadBackedUpBehindWritesSpreadsItsWindowOverEveryQueue) {
+  expect_read_behind_writes(simulate(load_scenario("tests/data/regress/read_behind_writes_in_three_queues.yaml", {})));
+}
+
+// The hand timeline is the packet model's.
+TEST(FlowArbitration, AReadBackedUpBehindWritesSpreadsItsWindowOverEveryQueueInThePacketModel) {
+  expect_read_behind_writes(
+      simulate(load_scenario("tests/data/regress/read_behind_writes_in_three_queues.yaml", {"sim.fidelity=packet"})));
+}
+
+namespace {
+
 // Two reads fill rc0 -> sw0: `big` of 8 MiB and `other` of `size`.
 std::string two_reads(const char* size) {
   return two_gpu_platform() +

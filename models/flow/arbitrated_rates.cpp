@@ -23,6 +23,9 @@ constexpr double kDamping = 0.5;
 // Halvings of a link's capacity finding where a queue's held flows get what drains: to
 // within 2^-50 of it.
 constexpr int kProbes = 50;
+// A queue's head waits (head_waits()) still hold it within this of the sum 1: held at the
+// sum, the next round finds it again within the bisection's and the trees' rounding.
+constexpr double kHeadSlack = 1e-6;
 
 double relative_change(double o, double n) {
   if (o == n) return 0;
@@ -127,6 +130,7 @@ class ArbitratedSolver::Impl {
     dirty_.assign(edges_.size(), 1);
     queued_.assign(n, kUnbounded);
     queued_at_.assign(n, -1);
+    head_held_.assign(n, 0);
     probe_demand_.assign(m, 0.0);
     probe_share_.assign(m, 0.0);
     queue_share_.assign(m, 0.0);
@@ -277,6 +281,7 @@ class ArbitratedSolver::Impl {
     for (std::size_t f = 0; f < flows_->size(); ++f) find_backups(static_cast<int>(f));
     next_queued_.assign(flows_->size(), kUnbounded);
     next_queued_at_.assign(flows_->size(), -1);
+    next_head_held_.assign(flows_->size(), 0);
     std::sort(backs_.begin(), backs_.end(), [](const Back& a, const Back& b) {
       return std::tie(a.edge, a.vc, a.cls, a.entry) < std::tie(b.edge, b.vc, b.cls, b.entry);
     });
@@ -296,6 +301,7 @@ class ArbitratedSolver::Impl {
       change = std::max(change, relative_change(queued_[f], next_queued_[f]));
       queued_[f] = damped(queued_[f], next_queued_[f]);
       queued_at_[f] = next_queued_at_[f];
+      head_held_[f] = next_head_held_[f];
     }
     return change;
   }
@@ -305,6 +311,7 @@ class ArbitratedSolver::Impl {
   void find_backups(int f) {
     const double x = least_[f].first;
     if (queued_[f] < std::min(x, flow(f).cap) * (1 - kSatisfied)) {
+      if (head_held_[f] && head_backup(f)) return;
       queued_backup(f);
       return;
     }
@@ -334,6 +341,83 @@ class ArbitratedSolver::Impl {
       if (fills(path[h], i >= 0 ? window_[i] : path[h].window)) back_up(f, h, queued_[f], room(path[h]), true);
       return;
     }
+  }
+
+  // ---- One head for several egresses ------------------------------------------------
+  // A FIFO of windows (divide_by_windows()) whose flows leave by different egresses has one
+  // head: a TLP there waits for its egress's grant, and the next one is presented only then
+  // (models/pcie/egress_port.cpp, transmit()). While the head is another egress's, the held
+  // flow's egress sees nothing of it and gives its turns to the flows beside it there. So
+  // the queue passes no more than sum over its flows of share / (what the flow could take at
+  // its egress) = 1: its shares, by windows, fall in proportion until they meet it, and the
+  // held flow is held by the queue at its share (head_held_). Survey seed 30062: rc0's
+  // completions for two GPUs' reads share sw1's FIFO; gpu0's (t2) were held at sw1 -> gpu0 by
+  // VC round robin against gpu1's peer writes (t5). In the packet model, while gpu1's read
+  // (t4) ran, t2 took 1,847-2,048 CplDs per 400 us against t5's 3,173-3,383 MWrs (37:63), and
+  // 2,614 each once t4 had ended; t2 and t4 moved 1.2 GB/s each. The fluid gave t2 and t5
+  // 1.67 GB/s each, and t4 as much: t4 20.5 % early, t5 15.2 % late. Now 1.12 GB/s for t2 and
+  // t4 (`ArbitratedRates.OneFifoHeadForTwoEgressesGivesTheHeldFlowsTurnsAway`).
+  // Where the held flow is alone at its egress it loses nothing while the head is elsewhere:
+  // the link is still sending its last TLP when the next comes to the head (random seed
+  // 30711, counted: its sharer's read went from within 3 % to 22.5 % late;
+  // `ArbitratedRates.OneFifoHeadCostsAHeldFlowAloneAtItsEgressNothing`).
+  void head_waits(int le, std::size_t from, std::size_t to) {
+    double busy = 0;
+    int outlet = -1;
+    bool several = false;
+    for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) {
+      if (!(probe_demand_[i] > 0) || !(queue_share_[i] > 0)) continue;
+      const int n = next_entry(i);
+      if (n < 0) return;
+      const double r = trees_.could_take(entries_[n].edge, n);
+      if (!(r < kUnbounded) || !(r > 0)) return;
+      several = several || (outlet >= 0 && entries_[n].edge != outlet);
+      outlet = entries_[n].edge;
+      busy += queue_share_[i] / r;
+    }
+    if (!several || busy < 1 - kHeadSlack) return;
+    for (std::size_t k = from; k < to; ++k)
+      if (alone_at(next_entry(backs_[k].entry))) return;
+    const double scale = std::max(1.0, busy);
+    for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i) queue_share_[i] /= scale;
+    for (std::size_t k = from; k < to; ++k) {
+      const int i = backs_[k].entry, f = entries_[i].flow;
+      next_head_held_[f] = 1;
+      if (queue_share_[i] < next_queued_[f]) {
+        next_queued_[f] = queue_share_[i];
+        next_queued_at_[f] = edges_[le];
+      }
+    }
+  }
+
+  // Whether entry n is the only one asking at its edge.
+  bool alone_at(int n) const {
+    const int le = entries_[n].edge;
+    for (int j = edge_start_[le]; j < edge_start_[le + 1]; ++j)
+      if (j != n && demand_[j] > 0) return false;
+    return true;
+  }
+
+  // Flow f, held by the queue whose head waits held it (head_waits()), stays that queue's
+  // held flow at that rate; false where it no longer waits there.
+  bool head_backup(int f) {
+    const std::vector<Hop>& path = flow(f).path;
+    for (std::size_t j = 0; j + 1 < path.size(); ++j) {
+      if (path[j].edge != queued_at_[f] || path[j + 1].starts) continue;
+      const int i = hop_entry_[hop_entry_start_[f] + static_cast<int>(j)];
+      if (i < 0) return false;
+      backs_.push_back({entries_[i].edge, entries_[i].vc, -1, i, queued_[f], true, false, false});
+      return true;
+    }
+    return false;
+  }
+
+  // Entry i's flow's entry on the edge it takes after i (-1: none, or its path ends there).
+  int next_entry(int i) const {
+    const int f = entries_[i].flow;
+    const std::size_t h = static_cast<std::size_t>(entries_[i].hop) + 1;
+    if (h >= flow(f).path.size() || flow(f).path[h].starts) return -1;
+    return hop_entry_[hop_entry_start_[f] + static_cast<int>(h)];
   }
 
   // The TLPs of hop's class its edge's receiver queue holds at most (infinite: unbounded).
@@ -508,6 +592,7 @@ class ArbitratedSolver::Impl {
       (drains(mid) ? lo : hi) = mid;
     }
     drains(lo);
+    if (by_windows && refined_) head_waits(le, from, to);
     // A held flow's ask is its rate beyond: bound only where the queue gives it less (the
     // one that sets C gets what drains, to the bisection's precision).
     // One that leaves by the egress holding a flow back, in the same VC there, is divided
@@ -901,6 +986,7 @@ class ArbitratedSolver::Impl {
   }
   std::vector<double> queued_, next_queued_;  // [flow] the bound of the queues it waits in
   std::vector<int> queued_at_, next_queued_at_;  // [flow] the (global) edge into the queue that binds, -1
+  std::vector<char> head_held_, next_head_held_;  // [flow] held by a queue's head waits (head_waits())
   std::vector<double> probe_demand_, probe_share_, queue_share_, class_demand_;  // [entry] bound_queue()'s
   SharePolicy class_policy_;  // a queue's division among credit classes, or by windows (divide_by_windows())
   std::vector<Claim> class_claims_;

@@ -505,24 +505,56 @@ TEST(ArbitratedRates, MrdsBehindWritesThatAQueueBeyondHoldsWaitInTheFifo) {
 }
 
 // Two reads' data from a completer whose TCs have their own VCs (edge 0, strict, TC4 first)
-// share edge 1 (one VC) into a switch's FIFO of infinite completion credits; edge 2 (1) holds
-// x (TC4), edge 3 (10) does not hold y (TC0). The FIFO takes in whatever edge 1 brings, so
-// edge 1's egress never has a backlog to serve by ingress VC: each read waits there with its
-// window, 256 TLPs each, and they leave in arrival order, one of y's per one of x's: y gets
-// x's 1. Serving x first out of a backlog, the fluid stopped y.
-TEST(ArbitratedRates, ReadsInAFifoOfInfiniteCreditsLeaveByTheirWindows) {
-  std::vector<EdgeArbitration> arb = {vc_per_tc(strict()), EdgeArbitration{}, EdgeArbitration{}, EdgeArbitration{}};
-  arb[1].fifo_ingress = true;
-  FlowSpec x = flow({hop(0), hop(1), hop(2)}, 4);
-  FlowSpec y = flow({hop(0), hop(1), hop(3)}, 0);
-  for (FlowSpec* f : {&x, &y}) {
-    f->path[0].starts = true;
-    for (Hop& k : f->path) k.cls = 2, k.window = 256;
-  }
-  const ArbitratedRates r = arbitrated_rates({100, 10, 1, 10}, arb, {x, y});
+// share edge 1 (one VC) into a switch's FIFO of infinite completion credits; edge 2 holds x
+// (TC4), edge 3 takes y (TC0), and `edges` in all (the rest for the test's other flows).
+// The rates r settled on, flow by flow, to 1e-6.
+void expect_rates(const ArbitratedRates& r, const std::vector<double>& want) {
   ASSERT_TRUE(r.converged);
-  EXPECT_NEAR(r.rate[0], 1, 1e-6);
-  EXPECT_NEAR(r.rate[1], 1, 1e-6);
+  for (std::size_t f = 0; f < want.size(); ++f) EXPECT_NEAR(r.rate[f], want[f], 1e-6) << "flow " << f;
+}
+
+struct TwoReadsInAFifo {
+  std::vector<EdgeArbitration> arb;
+  FlowSpec x, y;
+  explicit TwoReadsInAFifo(std::size_t edges)
+      : arb(edges), x(flow({hop(0), hop(1), hop(2)}, 4)), y(flow({hop(0), hop(1), hop(3)}, 0)) {
+    arb[0] = vc_per_tc(strict());
+    arb[1].fifo_ingress = true;
+    for (FlowSpec* f : {&x, &y}) {
+      f->path[0].starts = true;
+      for (Hop& k : f->path) k.cls = 2, k.window = 256;
+    }
+  }
+};
+
+// Edge 2 (1) holds x, edge 3 (10) does not hold y. The FIFO takes in whatever edge 1
+// brings, so edge 1's egress never has a backlog to serve by ingress VC: each read waits
+// there with its window, 256 TLPs each, and they leave in arrival order, one of y's per one
+// of x's: y gets x's 1. Serving x first out of a backlog, the fluid stopped y.
+TEST(ArbitratedRates, ReadsInAFifoOfInfiniteCreditsLeaveByTheirWindows) {
+  const TwoReadsInAFifo t(4);
+  expect_rates(arbitrated_rates({100, 10, 1, 10}, t.arb, {t.x, t.y}), {1, 1});
+}
+
+// The same, with a write z sharing x's egress (edge 2, ports by round robin: z could take
+// 1/2 with x always there, and x 1/2). The FIFO has one head: while it is one of y's TLPs,
+// edge 2 sees none of x's and gives z the turn, so the queue passes no more than
+// x / (1/2) + y / 10 = 1 (models/flow/arbitrated_rates.cpp, "One head for several
+// egresses"). By windows x = y, so x = y = 1 / 2.1 = 0.476 and z takes the rest of edge 2.
+// Counted as one egress each, x = y = z = 1/2.
+TEST(ArbitratedRates, OneFifoHeadForTwoEgressesGivesTheHeldFlowsTurnsAway) {
+  const TwoReadsInAFifo t(5);
+  FlowSpec z = flow({hop(4), hop(2, 1)}, 0);
+  z.path[0].starts = true;
+  expect_rates(arbitrated_rates({100, 10, 1, 10, 10}, t.arb, {t.x, t.y, z}), {1 / 2.1, 1 / 2.1, 1 - 1 / 2.1});
+}
+
+// Alone at its egress, the held flow loses no turns while the head is elsewhere: the link
+// still sends its last TLP when the next reaches the head. y could take 2 at edge 3, so
+// x / 1 + y / 2 = 1.5, which does not bind: x = y = 1 (0.667 each if it did).
+TEST(ArbitratedRates, OneFifoHeadCostsAHeldFlowAloneAtItsEgressNothing) {
+  const TwoReadsInAFifo t(4);
+  expect_rates(arbitrated_rates({100, 10, 1, 2}, t.arb, {t.x, t.y}), {1, 1});
 }
 
 }  // namespace arbitrated_rates_test

@@ -412,12 +412,10 @@ class ArbitratedSolver::Impl {
     return false;
   }
 
-  // Entry i's flow's entry on the edge it takes after i (-1: none, or its path ends there).
+  // Entry i's flow's entry on the edge it takes after i (next_edge(); -1: none, or that
+  // edge is not arbitrated here).
   int next_entry(int i) const {
-    const int f = entries_[i].flow;
-    const std::size_t h = static_cast<std::size_t>(entries_[i].hop) + 1;
-    if (h >= flow(f).path.size() || flow(f).path[h].starts) return -1;
-    return hop_entry_[hop_entry_start_[f] + static_cast<int>(h)];
+    return next_edge(i) < 0 ? -1 : hop_entry_[hop_entry_start_[entries_[i].flow] + entries_[i].hop + 1];
   }
 
   // The TLPs of hop's class its edge's receiver queue holds at most (infinite: unbounded).

@@ -504,15 +504,15 @@ TEST(ArbitratedRates, MrdsBehindWritesThatAQueueBeyondHoldsWaitInTheFifo) {
   EXPECT_NEAR(r.rate[2], 2.0 / 3, 1e-6);
 }
 
-// Two reads' data from a completer whose TCs have their own VCs (edge 0, strict, TC4 first)
-// share edge 1 (one VC) into a switch's FIFO of infinite completion credits; edge 2 holds x
-// (TC4), edge 3 takes y (TC0), and `edges` in all (the rest for the test's other flows).
 // The rates r settled on, flow by flow, to 1e-6.
 void expect_rates(const ArbitratedRates& r, const std::vector<double>& want) {
   ASSERT_TRUE(r.converged);
   for (std::size_t f = 0; f < want.size(); ++f) EXPECT_NEAR(r.rate[f], want[f], 1e-6) << "flow " << f;
 }
 
+// Two reads' data from a completer whose TCs have their own VCs (edge 0, strict, TC4 first)
+// share edge 1 (one VC) into a switch's FIFO of infinite completion credits; edge 2 holds x
+// (TC4), edge 3 takes y (TC0), and `edges` in all (the rest for the test's other flows).
 struct TwoReadsInAFifo {
   std::vector<EdgeArbitration> arb;
   FlowSpec x, y;

@@ -307,7 +307,16 @@ class ArbitratedSolver::Impl {
   }
 
   // Where flow f is held back at an egress (its bound there is its rate) but not at the link
-  // before it (there it could take more): its TLPs queue in that link's receiver.
+  // before it (there it could take more): its TLPs queue in that link's receiver. A flow
+  // stopped (rate 0) fills the queue before the last egress that stops its data even where a
+  // link before stops it too: a TLP that reaches that queue never leaves it, and the link
+  // before cannot keep every one out (any turn its winner leaves passes one, and the winner's
+  // own TLPs stop behind the stopped ones where the queue is shared), so the point with the
+  // queue full is the one the packet model stays in. Survey seed 30162: a read's completions
+  // stopped at sw0 -> gpu2 by a strict port arbiter filled sw0's FIFO from rc0, and a push
+  // that came after waited behind them until the writes that stopped them ended (370 us);
+  // the fluid had the read stopped at rc0 -> sw0 as well, by the push, and no queue backed up:
+  // the push 43 % early (`ArbitratedRates.AStoppedFlowFillsTheQueueBeforeItsLastStop`).
   void find_backups(int f) {
     const double x = least_[f].first;
     if (queued_[f] < std::min(x, flow(f).cap) * (1 - kSatisfied)) {
@@ -319,11 +328,17 @@ class ArbitratedSolver::Impl {
     const double held = x * (1 + kSatisfied);
     const std::vector<Hop>& path = flow(f).path;
     const int base = hop_entry_start_[f];
+    std::size_t last_stop = 0;  // 0: none the loop has not backed up before
+    bool data = true;           // a read's request hops follow its data hops
     for (std::size_t h = 1; h < path.size(); ++h) {
       const int i = hop_entry_[base + h], before = hop_entry_[base + h - 1];
+      data = data && !path[h].starts;
+      if (data && x <= 0 && i >= 0 && bound_[i] <= held) last_stop = h;
       if (path[h].starts || i < 0 || bound_[i] > held || (before >= 0 && bound_[before] <= held)) continue;
       back_up(f, h, x);
+      last_stop = 0;
     }
+    if (last_stop > 0) back_up(f, last_stop, x);
   }
 
   // Flow f held by a queue it waits in (queued_: in the receiver of edge queued_at_), not by

@@ -557,4 +557,30 @@ TEST(ArbitratedRates, OneFifoHeadCostsAHeldFlowAloneAtItsEgressNothing) {
   expect_rates(arbitrated_rates({100, 10, 1, 2}, t.arb, {t.x, t.y}), {1, 1});
 }
 
+// A read's data (r: edges 0, 1, 2; window 256 TLPs) and a push (p: edges 1, 3) share edge 1
+// into a switch's FIFO; a peer write (z: edges 4, 2) shares r's egress there. Edges 1 and 2
+// serve ports by strict priority, the higher slot (p's, z's) first, and each carries 10. By hand: z takes all
+// of edge 2, so r's completions stop there and none leave the FIFO; every one that reaches
+// it stays, and the link before passes one whenever p leaves it a turn, so the FIFO fills
+// with them and p, behind them, stops too: r 0, z 10, p 0. (The point the arbiters alone
+// give, p 10 with r stopped at edge 1 behind it, is one the queue leaves at p's first idle
+// turn.) Without z, r stops at edge 1 alone and its completions wait before it, in the
+// completer's queue: p keeps 10.
+TEST(ArbitratedRates, AStoppedFlowFillsTheQueueBeforeItsLastStop) {
+  std::vector<EdgeArbitration> arb(5);
+  arb[1].port = strict();
+  arb[1].fifo_ingress = true;
+  arb[1].buffered = {128, 128, 128};
+  arb[2].port = strict();
+  FlowSpec r = flow({hop(0), hop(1, 0), hop(2, 0)});
+  r.path[0].starts = true;
+  for (Hop& k : r.path) k.cls = 2, k.window = 256;
+  FlowSpec p = flow({hop(1, 1), hop(3)});
+  FlowSpec z = flow({hop(4), hop(2, 1)});
+  p.path[0].starts = z.path[0].starts = true;
+  const std::vector<double> capacity = {100, 10, 10, 100, 100};
+  expect_rates(arbitrated_rates(capacity, arb, {r, p, z}), {0, 0, 10});
+  expect_rates(arbitrated_rates(capacity, arb, {r, p}), {0, 10});
+}
+
 }  // namespace arbitrated_rates_test

@@ -592,8 +592,9 @@ class ArbitratedSolver::Impl {
     if (!any) return;
     const bool by_windows = fifo_of_windows(le, from, to);
     windows_seen_ = windows_seen_ || by_windows;
+    const bool guards = !guards_reset(le, from);
     const auto drains = [&](double c) {
-      divide_queue(le, c, by_windows && refined_);
+      divide_queue(le, c, by_windows && refined_, guards);
       for (std::size_t k = from; k < to; ++k)
         if (queue_share_[backs_[k].entry] > backs_[k].drain * (1 + kSatisfied)) return false;
       return true;
@@ -656,13 +657,32 @@ class ArbitratedSolver::Impl {
     return cls >= 0 && a.buffered[static_cast<std::size_t>(cls)] == EdgeArbitration::kNoLimit && std::isfinite(held);
   }
 
+  // Whether the starvation guards at local edge le never fire for the queue of backs_[from]
+  // (asked as probe_demand_ has it). A guard counts the consecutive arbitrations a requester
+  // asks in, from 0 again at one it does not (starvation_guard.cpp); behind a queue held full
+  // of credits of one class its flows ask only in the cycle a credit returns, and where the
+  // link also carries flows outside the queue, one of their grants comes between any two
+  // returns. So the sender's arbiter alone gives out the credits. Survey seed 30119: gpu1's
+  // peer writes needed sw0's posted credits, which the root complex's pushes held full; the
+  // guard of 7 at rc0 -> sw0 gave them one turn in 8 in the fluid, where the packet model,
+  // with host memory's completions between, sent none for 330 us and the writes stopped the
+  // read requests behind them in rc0's FIFO (the read 13.0 % early;
+  // `ArbitratedRates.AGuardDoesNotReachAFlowThatAsksOnlyBetweenOtherGrants`).
+  bool guards_reset(int le, std::size_t from) const {
+    if (backs_[from].cls < 0 || !(room(hop_of(backs_[from].entry)) < EdgeArbitration::kNoLimit)) return false;
+    for (int i = edge_start_[le]; i < edge_start_[le + 1]; ++i)
+      if (!(probe_demand_[i] > 0) && share_[i] > 0) return true;
+    return false;
+  }
+
   // Divides capacity c (wire bytes per ns) of local edge le among the entries asking
   // probe_demand_ (the queue's; the rest ask 0) into queue_share_, by the windows waiting
   // in it where `by_windows` (divide_by_windows()). A queue of several credit
   // classes, backed up, takes each class in as its credits return, so it leaves with each
   // class's turns in proportion to the TLPs of it the queue holds at most (division_tree.h,
-  // the same rule at the next egress); inside a class, the sender's arbitration divides.
-  void divide_queue(int le, double c, bool by_windows) {
+  // the same rule at the next egress); inside a class, the sender's arbitration divides
+  // (without its starvation guards where `guards` is false: guards_reset()).
+  void divide_queue(int le, double c, bool by_windows, bool guards = true) {
     const int b = edge_start_[le], e = edge_start_[le + 1];
     const EdgeArbitration& a = arb_[static_cast<std::size_t>(edges_[le])];
     std::array<double, 3> held{}, wire{}, cost{}, count{};
@@ -679,7 +699,7 @@ class ArbitratedSolver::Impl {
       if (by_windows)
         divide_by_windows(le, c);
       else
-        trees_.divide(le, c, probe_demand_, queue_share_);
+        trees_.divide(le, c, probe_demand_, queue_share_, guards);
       return;
     }
     class_policy_.kind = ShareKind::Weighted;
@@ -694,7 +714,7 @@ class ArbitratedSolver::Impl {
     for (std::size_t n = 0; n < class_claims_.size(); ++n) {
       const int k = class_claims_[n].index;
       for (int i = b; i < e; ++i) class_demand_[i] = hop_of(i).cls == k ? probe_demand_[i] : 0.0;
-      trees_.divide(le, class_cap_[n], class_demand_, probe_share_);
+      trees_.divide(le, class_cap_[n], class_demand_, probe_share_, guards);
       for (int i = b; i < e; ++i)
         if (hop_of(i).cls == k) queue_share_[i] = probe_share_[i];
     }

@@ -236,7 +236,8 @@ void DivisionTrees::claims_of(const Node& n) {
   }
 }
 
-void DivisionTrees::divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share) {
+void DivisionTrees::divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share,
+                           bool guards) {
   const int begin = tree_begin_[static_cast<std::size_t>(t)], end = tree_end_[static_cast<std::size_t>(t)];
   if (nodes_[static_cast<std::size_t>(begin)].leaves == 1) return divide_chain(begin, end, capacity, demand, share);
   for (int id = begin; id < end; ++id) {
@@ -253,7 +254,7 @@ void DivisionTrees::divide(int t, double capacity, const std::vector<double>& de
   // again until the mix settles (a few passes: once it knows who gets all it asks, the mix
   // follows).
   for (int pass = 0; pass < kMixPasses; ++pass) {
-    divide_down(begin, end);
+    divide_down(begin, end, guards);
     if (mix(begin, end) < kMixSettled) break;
   }
   for (int id = begin; id < end; ++id) {
@@ -280,7 +281,7 @@ void DivisionTrees::divide_chain(int begin, int end, double capacity, const std:
 }
 
 // Each division gives its children their parts of its capacity, from the root down.
-void DivisionTrees::divide_down(int begin, int end) {
+void DivisionTrees::divide_down(int begin, int end, bool guards) {
   for (int id = begin; id < end; ++id) {
     const Node& x = nodes_[static_cast<std::size_t>(id)];
     if (x.leaf >= 0) continue;
@@ -290,7 +291,13 @@ void DivisionTrees::divide_down(int begin, int end) {
       continue;
     }
     claims_of(x);
-    flow::divide(*x.policy, claims_, x.capacity, out_);
+    const SharePolicy* policy = x.policy;
+    if (!guards && policy->guard > 0) {
+      unguarded_ = *policy;
+      unguarded_.guard = 0;
+      policy = &unguarded_;
+    }
+    flow::divide(*policy, claims_, x.capacity, out_);
     for (int k = 0; k < x.children; ++k)
       nodes_[static_cast<std::size_t>(children_[static_cast<std::size_t>(x.first_child + k)])].capacity = out_[static_cast<std::size_t>(k)];
   }

@@ -36,7 +36,9 @@ class DivisionTrees {
   // Divides `capacity` (wire bytes per ns) among tree t's leaves, leaf i asking demand[i]
   // (units of rate per ns, may be infinite): share[i] in the same units. A division's turn
   // costs the mix of TLPs it sends (division_tree.cpp, mix()).
-  void divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share);
+  // `guards` false: every starvation guard in it left out (arbitrated_rates.cpp, bound_queue()).
+  void divide(int t, double capacity, const std::vector<double>& demand, std::vector<double>& share,
+              bool guards = true);
   // After divide(t): what leaf i would get (payload) if it asked without bound, the others
   // asking what they asked.
   double could_take(int t, int i);
@@ -77,7 +79,7 @@ class DivisionTrees {
   void claims_of(const Node& n);
   double mix(int begin, int end);
   void divide_chain(int begin, int end, double capacity, const std::vector<double>& demand, std::vector<double>& share);
-  void divide_down(int begin, int end);
+  void divide_down(int begin, int end, bool guards);
 
   const std::vector<EdgeArbitration>& arb_;
   const std::vector<const FlowSpec*>* flows_ = nullptr;
@@ -88,6 +90,7 @@ class DivisionTrees {
   std::vector<int> children_;  // nodes_[n]'s children: children_[first_child, first_child + children)
   std::vector<int> tree_begin_, tree_end_, leaf_node_;  // [tree] its nodes; [leaf] its node
   std::vector<Claim> claims_;
+  SharePolicy unguarded_;  // divide_down()'s policy without its guard
   std::vector<double> out_;
   std::vector<int> path_;  // could_take's way from a leaf up to the root
   int tree_edge_ = -1;     // the edge of the tree add() builds

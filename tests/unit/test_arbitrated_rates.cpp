@@ -583,4 +583,27 @@ TEST(ArbitratedRates, AStoppedFlowFillsTheQueueBeforeItsLastStop) {
   expect_rates(arbitrated_rates(capacity, arb, {r, p}), {0, 10});
 }
 
+// A guard counts the arbitration cycles a requester asks in, and starts again from 0 at a
+// cycle it does not ask in (models/pcie/arbiters/starvation_guard.cpp). h's writes (edges 0,
+// 1) are held by edge 1 (1) and fill edge 0's receiver, 128 posted credits; l's writes
+// (edges 0, 2) share those credits, and edge 0 serves h's port first by strict priority with
+// a guard of 7. l can ask only when a credit returns. Alone with h, every cycle of edge 0 is
+// such a one, l has waited 7 of them at the 8th and takes it: l = h / 7 = 1/7. With o's
+// completions (edges 0, 3; no credit limit) taking turns at edge 0 between the credits, a
+// cycle in which only o asks comes between any two, l's count never reaches 7, and h takes
+// every credit: l = 0, o the other 9 of edge 0 (10).
+TEST(ArbitratedRates, AGuardDoesNotReachAFlowThatAsksOnlyBetweenOtherGrants) {
+  std::vector<EdgeArbitration> arb(5);
+  arb[0].port = strict(7);
+  arb[0].buffered = {128, 128, EdgeArbitration::kNoLimit};
+  FlowSpec h = flow({hop(0, 2), hop(1)});
+  FlowSpec l = flow({hop(0, 0), hop(2)});
+  FlowSpec o = flow({hop(0, 1), hop(3)});
+  for (Hop& k : o.path) k.cls = 2;
+  for (FlowSpec* f : {&h, &l, &o}) f->path[0].starts = true;
+  const std::vector<double> capacity = {10, 1, 100, 100, 100};
+  expect_rates(arbitrated_rates(capacity, arb, {h, l}), {1, 1.0 / 7});
+  expect_rates(arbitrated_rates(capacity, arb, {h, l, o}), {1, 0, 9});
+}
+
 }  // namespace arbitrated_rates_test

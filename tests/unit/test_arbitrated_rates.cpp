@@ -606,4 +606,24 @@ TEST(ArbitratedRates, AGuardDoesNotReachAFlowThatAsksOnlyBetweenOtherGrants) {
   expect_rates(arbitrated_rates(capacity, arb, {h, l, o}), {1, 0, 9});
 }
 
+// A read's data (r: edges 0, 1, 2; window 256 TLPs) held by edge 2 (1) and a write (w: edges
+// 0, 1, 3) pass two FIFOs, the receivers of edges 0 and 1 (128 posted credits each,
+// completions unbounded). w's TLPs fill both FIFOs' posted credits, 128 each, and r's window
+// waits in both, behind them: each of its TLPs spends the same time in each FIFO (128 of w's
+// TLPs ahead, leaving at w's pace), so 128 of its 256 are in each (Little's law). Each FIFO
+// then holds 128 of each class and passes them one for one: w = r = 1. Counting r's whole
+// window in the FIFO that edge 2 backs up, w got one TLP for two of r's: 1/2.
+TEST(ArbitratedRates, AHeldReadsWindowIsSpreadOverItsOwnFifoAndTheOnesBefore) {
+  std::vector<EdgeArbitration> arb(4);
+  for (int e : {0, 1}) {
+    arb[static_cast<std::size_t>(e)].fifo_ingress = true;
+    arb[static_cast<std::size_t>(e)].buffered = {128, 128, EdgeArbitration::kNoLimit};
+  }
+  FlowSpec r = flow({hop(0, 0), hop(1), hop(2)});
+  for (Hop& k : r.path) k.cls = 2, k.window = 256;
+  FlowSpec w = flow({hop(0, 1), hop(1), hop(3)});
+  r.path[0].starts = w.path[0].starts = true;
+  expect_rates(arbitrated_rates({10, 10, 1, 10}, arb, {r, w}), {1, 1});
+}
+
 }  // namespace arbitrated_rates_test

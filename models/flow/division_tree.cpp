@@ -291,13 +291,7 @@ void DivisionTrees::divide_down(int begin, int end, bool guards) {
       continue;
     }
     claims_of(x);
-    const SharePolicy* policy = x.policy;
-    if (!guards && policy->guard > 0) {
-      unguarded_ = *policy;
-      unguarded_.guard = 0;
-      policy = &unguarded_;
-    }
-    flow::divide(*policy, claims_, x.capacity, out_);
+    flow::divide(*x.policy, claims_, x.capacity, out_, guards);
     for (int k = 0; k < x.children; ++k)
       nodes_[static_cast<std::size_t>(children_[static_cast<std::size_t>(x.first_child + k)])].capacity = out_[static_cast<std::size_t>(k)];
   }

@@ -90,7 +90,6 @@ class DivisionTrees {
   std::vector<int> children_;  // nodes_[n]'s children: children_[first_child, first_child + children)
   std::vector<int> tree_begin_, tree_end_, leaf_node_;  // [tree] its nodes; [leaf] its node
   std::vector<Claim> claims_;
-  SharePolicy unguarded_;  // divide_down()'s policy without its guard
   std::vector<double> out_;
   std::vector<int> path_;  // could_take's way from a leaf up to the root
   int tree_edge_ = -1;     // the edge of the tree add() builds

@@ -176,16 +176,18 @@ void weighted_pair(const SharePolicy& p, const std::vector<Claim>& claims, doubl
 
 }  // namespace
 
-void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity, std::vector<double>& out) {
+void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity, std::vector<double>& out,
+            bool guards) {
   zeroed(out, claims.size());
   if (claims.size() == 1) {  // alone: all it asks, up to the capacity, under every arbiter
     out[0] = std::min(claims[0].demand, capacity);
     return;
   }
-  if (policy.guard <= 0 && policy.kind != ShareKind::Strict && claims.size() == 2 &&
+  const bool unguarded = policy.guard <= 0 || !guards;
+  if (unguarded && policy.kind != ShareKind::Strict && claims.size() == 2 &&
       weight_of(policy, claims[0].index) > 0 && weight_of(policy, claims[1].index) > 0)
     return weighted_pair(policy, claims, capacity, out);
-  if (policy.guard <= 0) return divide_unguarded(policy, claims, capacity, out);
+  if (unguarded) return divide_unguarded(policy, claims, capacity, out);
   divide_guarded(policy, claims, capacity, out);
 }
 

@@ -63,7 +63,10 @@ struct Claim {
 
 // Divides `capacity` (wire bytes per ns) among `claims` by `policy`; out[i] is claims[i]'s
 // share, never above its demand. Work-conserving: the shares sum to min(capacity, demands).
-void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity, std::vector<double>& out);
+// `guards` false: as if the policy had no starvation guard (arbitrated_rates.cpp,
+// guards_reset()).
+void divide(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity, std::vector<double>& out,
+            bool guards = true);
 // out[i]: what claims[i] would get from divide() if it asked without bound, the others
 // asking what they ask (for every i at once: O(n log n) for round robin and strict priority).
 void divide_each_unbounded(const SharePolicy& policy, const std::vector<Claim>& claims, double capacity,

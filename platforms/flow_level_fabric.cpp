@@ -21,6 +21,9 @@ std::string setting(flow::Unrepresented what, const std::string& out) {
     case flow::Unrepresented::SharedQueue: return "one ingress queue feeding several VCs of " + out + ", holding a flow back";
     case flow::Unrepresented::UnbackedSharedQueue:
       return "one virtual output queue feeding several VCs of " + out + ", holding a flow back, that no flow fills";
+    case flow::Unrepresented::StreamInQueue:
+      return "a stream of writes, each of fewer TLPs than the credits it fills, in one ingress queue beside another "
+             "credit class, behind " + held;
     case flow::Unrepresented::Transient: return "a read's tag window bursting onto the saturated " + out;
     case flow::Unrepresented::OvertakenTail: return "a copy that ended held back at " + out + ", its engine's next in another VC";
     case flow::Unrepresented::EarlySuccessor:
@@ -71,6 +74,12 @@ std::string effect(flow::Unrepresented what) {
       return "queue order not modelled: its flows leave in the order they queued, not as the egress's VC arbiter "
              "divides them, in the packet model (no flow in it can fill the receiver's credits, and the fluid, "
              "which bounds such a queue by what fills it, lets the others pass the held one)";
+    case flow::Unrepresented::StreamInQueue:
+      return "queue classes weighed by one copy: the fluid divides an ingress queue among its credit classes by what "
+             "each can keep in it, counting a write's own TLPs, where the packet model's engine sends the next queued "
+             "copy's TLPs as soon as the last one's have left it, so a stream of short writes keeps the queue's "
+             "credits as one long write does and the other class gets fewer turns (docs/architecture.md, \"Copies in "
+             "a held flow's own queue\")";
     case flow::Unrepresented::Transient:
       return "start-up transient not modelled: the read's first tags x MRRS bytes arrive in a burst that takes "
              "more than its share for a while from flows of comparable size, in the packet model";

@@ -201,7 +201,7 @@ struct WatchFlow {
 enum class Unrepresented { HeadOfLine, Backpressure, Overdraw, SharedQueue, Transient, OvertakenTail, CreditLoop, TagQueueing,
                            CompleterQueue, SameQueue, RequestBurst, TlpTurns, SharedCreditLoop, PooledCreditLoop,
                            RequestsHeldBriefly, TagQueueingBelow, BurstAbove, FillAhead, WindowInQueue, RequestPile,
-                           RequestsGone, EarlySuccessor, LeftQueue, UnbackedSharedQueue };
+                           RequestsGone, EarlySuccessor, LeftQueue, UnbackedSharedQueue, StreamInQueue };
 
 // The kinds of TLP a flow sends over a link (how long one holds the link: FidelityWatch::TlpTime).
 enum class TlpKind { Request, Write, Completion };
@@ -398,6 +398,7 @@ class FidelityWatch {
   bool strict_at(int e, bool unguarded) const;
   static bool strict(const SharePolicy& p, bool unguarded);
   static double backlog(const WatchFlow& f, double buffered, double stream);
+  static bool stream_in_queue(const WatchFlow& f, double queued, double buffered, int other);
   static double queued_stream(const WatchFlow& f);
   double fill_delay_ns(int id, const WatchFlow& f, int in, double buffered) const;
   bool fill_ahead(double fill, const WatchFlow& f, std::size_t j, const Crossing& c) const;

@@ -459,6 +459,22 @@ TEST(FlowArbitration, AnOvertakenTailWaitsForTheWholeOvertaker) {
   EXPECT_NEAR(end_of(o, "t0") / end_of(o, "t3"), 1.0, 0.01);
 }
 
+// Trees trial u1607: gpu0's 8 KiB d2h writes (a3, 32 TLPs each, 13 deep) are held at
+// sw0 -> rc0 and back up sw0's ingress queue from gpu0, where its reads' MRds (a2) wait too.
+// The fluid weighs the writes' class there by one copy's 32 TLPs against 128 posted credits
+// (the packet model passed 85 MRds to 90 MWrs per 5 us, the fluid 26.2 to 11.6 per us, and
+// a3's median latency came out 54 % late, named by nothing): now named, for both and for
+// the copies sharing the uplink with them.
+TEST(FlowArbitration, AStreamOfShortWritesInAQueueBesideReadsIsNamed) {
+  SimOutcome o = simulate(load_scenario("tests/data/regress/trees1607.yaml", {}));
+  const std::string setting =
+      "a stream of writes, each of fewer TLPs than the credits it fills, in one ingress queue beside another "
+      "credit class, behind a flow held back at sw0->rc0";
+  ASSERT_EQ(notes_at(o, "gpu0->sw0"), (std::vector<std::string>{setting}));
+  EXPECT_EQ(o.results["fidelity_notes"][0]["apps"].get<std::vector<std::string>>(),
+            (std::vector<std::string>{"a0", "a1", "a2", "a3"}));
+}
+
 // Without w, a is alone on the uplink, held at gpu0's link and the uplink alike (equal
 // links: a tie): it reaches sw0 no faster than it leaves, nothing queues, nothing is named.
 TEST(FlowArbitration, ACopyHeldEquallyAlongItsWayLeavesNoTail) {

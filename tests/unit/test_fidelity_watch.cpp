@@ -184,6 +184,52 @@ TEST(WatchTail, NoQueueNoTail) {
 }
 
 
+// Write flow 1 (data over links 0 and 1, held back at egress 1) of `own` TLPs, with `behind`
+// more TLPs of its stream's copies queued on its engine, and flow 2 beside it in the queue at
+// link 0's receiver (128 posted credits), leaving by egress 1 too: a read's requests (over 0
+// and 1, its data over link 2), or a write. Whether the stream's share of that queue is named.
+bool stream_named(double own, double behind, bool beside_read) {
+  EdgeArbitration credits;
+  credits.buffered[0] = 128;
+  FidelityWatch watch({credits, EdgeArbitration{}, EdgeArbitration{}}, [](int, int) { return 0; });
+  const std::vector<int> write_path{0, 1}, requests{0, 1}, data{2};
+  WatchFlow held;
+  held.data_path = &write_path;
+  held.held = {1};
+  held.owner = 1;
+  held.data_tlps = own;
+  held.engine_queue = [behind] { return behind; };
+  WatchFlow beside;
+  beside.owner = 2;
+  if (beside_read) {
+    beside.completions = true;
+    beside.data_path = &data;
+    beside.request_path = &requests;
+  } else {
+    beside.data_path = &write_path;
+  }
+  watch.add(1, held);
+  watch.add(2, beside);
+  watch.look(0);
+  watch.finish(100);
+  const auto it = watch.sightings().find({Unrepresented::StreamInQueue, 0, 1});
+  if (it == watch.sightings().end()) return false;
+  EXPECT_EQ(it->second.owners, (std::vector<uint32_t>{1, 2}));
+  return true;
+}
+
+// The fluid weighs the write's class in that queue by its own 32 TLPs; its engine's next
+// copies keep the queue's 128 credits in the packet model (trees trial u1607). Not named
+// where nothing is queued behind it, where one copy fills the credits itself (the fluid
+// counts it so), or where the flow beside it is of the same class (no division by class).
+TEST(WatchStream, ShortWritesStreamingIntoAQueueBesideAnotherClassAreNamed) {
+  EXPECT_TRUE(stream_named(32, 96, true));
+  EXPECT_TRUE(stream_named(32, 8, true));
+  EXPECT_FALSE(stream_named(32, 0, true));
+  EXPECT_FALSE(stream_named(128, 96, true));
+  EXPECT_FALSE(stream_named(32, 96, false));
+}
+
 // Whether a flow held back beyond link 0 (at egress 1) names backpressure for a flow beside
 // it on link 0 (leaving by egress 2), link 0's receiver advertising 32 TLPs of credits for
 // the flow's class.

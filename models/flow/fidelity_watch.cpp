@@ -517,13 +517,14 @@ void FidelityWatch::holding_back(int id, const WatchFlow& f, bool request, std::
         // f's backlog there waits behind it; the fluid's share of the queue's drain holds only
         // for copies long against it. Else, beside a stream of short writes, the fluid's
         // division of that queue by credit class counts one copy (stream_in_queue()).
-        if (same_vc && j + 1 == at && !request &&
-            (queued_behind(queued, g, c.request) || starts_behind(id, f, queued, in, next, c)))
-          out.push_back({{Unrepresented::SameQueue, in, next}, c.id});
-        else if (same_vc && j + 1 == at && !request && c.request && window_in_queue(f, queued, next, g))
-          out.push_back({{Unrepresented::WindowInQueue, in, next}, c.id});
-        else if (same_vc && j + 1 == at && stream_in_queue(f, queued, e.buffered[cls], credit_class(g, c.request)))
-          out.push_back({{Unrepresented::StreamInQueue, in, next}, c.id});
+        if (same_vc && j + 1 == at && !request) {
+          if (queued_behind(queued, g, c.request) || starts_behind(id, f, queued, in, next, c))
+            out.push_back({{Unrepresented::SameQueue, in, next}, c.id});
+          else if (c.request && window_in_queue(f, queued, next, g))
+            out.push_back({{Unrepresented::WindowInQueue, in, next}, c.id});
+          else if (stream_in_queue(f, queued, e.buffered[cls], credit_class(g, c.request)))
+            out.push_back({{Unrepresented::StreamInQueue, in, next}, c.id});
+        }
         continue;
       }
       if (e.fifo_ingress && same_vc) out.push_back({{Unrepresented::HeadOfLine, in, next}, c.id});
